@@ -1,0 +1,88 @@
+"""Diagnostics: every problem a user can cause is one of these, never a traceback.
+
+A diagnostic names a file position, a stable code (documented in docs/errors.md),
+a message and a hint. Everything that reads user input collects them in a list so
+that all problems are reported at once.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Iterable
+
+import attrs
+
+
+@attrs.frozen
+class Span:
+    """A region of a source file, 1-based lines and columns, end exclusive."""
+
+    line: int = 1
+    col: int = 1
+    end_line: int = 0
+    end_col: int = 0
+
+    @property
+    def width(self) -> int:
+        if self.end_line == self.line and self.end_col > self.col:
+            return self.end_col - self.col
+        return 1
+
+
+@attrs.frozen
+class Diagnostic:
+    path: str
+    span: Span
+    code: str
+    message: str
+    hint: str = ""
+    severity: str = "error"  # or "warning"
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == "error"
+
+    def headline(self) -> str:
+        return f"{self.path}:{self.span.line}:{self.span.col}: {self.code} {self.message}"
+
+
+class PackError(Exception):
+    """Raised with the diagnostics that make a pack, map or scenario unusable."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        super().__init__("\n".join(d.headline() for d in diagnostics))
+        self.diagnostics = diagnostics
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """A hint naming the closest known names, or '' if none is close."""
+    close = difflib.get_close_matches(word, sorted(set(choices)), n=3, cutoff=0.6)
+    if not close:
+        return ""
+    return "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
+
+
+def known_names(choices: Iterable[str], limit: int = 12) -> str:
+    names = sorted(set(choices))
+    shown = ", ".join(names[:limit])
+    return f"known: {shown}" + (", …" if len(names) > limit else "")
+
+
+def render_text(diags: list[Diagnostic], sources: dict[str, str]) -> str:
+    """The human format: headline, the source line with a caret, and the hint."""
+    out = []
+    for d in diags:
+        label = d.code if d.is_error else f"{d.code} (warning)"
+        out.append(f"{d.path}:{d.span.line}:{d.span.col}: {label} {d.message}")
+        text = sources.get(d.path)
+        if text is not None:
+            lines = text.splitlines()
+            if 1 <= d.span.line <= len(lines):
+                src = lines[d.span.line - 1].expandtabs(1)
+                gutter = f"{d.span.line:>5} | "
+                out.append(gutter + src)
+                width = min(d.span.width, max(1, len(src) - d.span.col + 1))
+                out.append(" " * (len(gutter) - 2) + "| " + " " * (d.span.col - 1) + "^" * width)
+        if d.hint:
+            out.append(f"      hint: {d.hint}")
+    return "\n".join(out)

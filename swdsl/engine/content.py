@@ -1,0 +1,119 @@
+"""Compiled content: what packs become once compiled, and what the engine runs.
+
+The engine never sees syntax. A race, power, relic, place, marker or edition
+rule arrives here as plain data plus closures: stat modifiers and event
+triggers grouped per stat and per event, and abilities the player may use.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import attrs
+
+Fn = Callable[[Any], Any]
+
+
+@attrs.frozen
+class Modifier:
+    stat: str
+    op: str  # "by" adds, "set" replaces
+    value: Fn
+    when: Fn | None
+    floor: Fn | None
+    cap: Fn | None
+    scope: str  # active | declined | always
+    source: str  # "Giants", for explain()
+
+
+@attrs.frozen
+class Trigger:
+    event: str
+    when: Fn | None
+    scope: str
+    run: Fn
+    source: str
+
+
+@attrs.frozen
+class Ability:
+    """A player choice contributed to legal_actions: `choose` lists (name,
+    options-function) pairs; `run` applies the effects with the choices bound."""
+
+    key: str  # "Dragon Master/dragon": unique in a ruleset
+    name: str
+    source: str
+    phase: str
+    limit: int | None
+    per: str | None  # turn | game
+    per_owner: bool
+    when: Fn | None
+    scope: str
+    choose: tuple[tuple[str, Fn], ...]
+    run: Fn
+
+
+@attrs.define
+class Content:
+    """One declaration, compiled."""
+
+    kind: str  # race | power | relic | place | marker | rule
+    name: str
+    props: dict[str, Any] = attrs.field(factory=dict)
+    modifiers: dict[str, tuple[Modifier, ...]] = attrs.field(factory=dict)
+    triggers: dict[str, tuple[Trigger, ...]] = attrs.field(factory=dict)
+    abilities: tuple[Ability, ...] = ()
+    variables: dict[str, tuple[int, str | None]] = attrs.field(factory=dict)
+    doc: str = ""
+
+    @property
+    def acts_in_decline(self) -> bool:
+        """True if any hook works while declined: such a power stays with its banner (R59)."""
+        hooks = [m for ms in self.modifiers.values() for m in ms] + [t for ts in self.triggers.values() for t in ts]
+        return any(h.scope != "active" for h in hooks) or any(a.scope != "active" for a in self.abilities)
+
+    # typed views of the properties
+    @property
+    def tokens(self) -> int:
+        return int(self.props.get("banner", self.props.get("badge", 0)))
+
+    @property
+    def supply(self) -> int:
+        return int(self.props.get("supply", 0))
+
+    @property
+    def neutral(self) -> bool:
+        return bool(self.props.get("neutral"))
+
+    @property
+    def tags(self) -> tuple[str, ...]:
+        return tuple(self.props.get("tags", ()))
+
+    @property
+    def defense(self) -> int:
+        return int(self.props.get("defense", 0))
+
+    @property
+    def immune(self) -> bool:
+        return bool(self.props.get("immune"))
+
+    @property
+    def limit(self) -> int | None:
+        value = self.props.get("limit")
+        return None if value is None else int(value)
+
+    @property
+    def bound(self) -> bool:
+        return bool(self.props.get("bound"))
+
+    @property
+    def survives_decline(self) -> bool:
+        return "decline" in self.props.get("survives", ())
+
+    @property
+    def returns(self) -> bool:
+        return bool(self.props.get("returns"))
+
+    @property
+    def has_hooks(self) -> bool:
+        return bool(self.modifiers or self.triggers or self.abilities)

@@ -1,0 +1,231 @@
+"""Legal actions: the single source of legality, and `apply`.
+
+An action is a small tuple: (kind, a, b). Kinds:
+  pick k            take the combo at position k (0-based)
+  decline           put the active race into decline instead of expanding
+  abandon r         abandon region r (only before the first conquest, R12)
+  conquer r         conquer region r paying its cost from hand
+  final r           final conquest: name r, roll the die (R9)
+  ability key c     use an ability, with c the tuple of its choices
+  end               stop conquering (conquer phase) or finish redeploying
+  place r           put a token from hand (or withdrawn tokens) into r
+  gather r          take all but one token of r back into hand (once per region)
+  pass              decline nothing after scoring
+Targets come from the frontier (regions bordering the race) unless a rule makes
+more regions reachable; nothing tries every region by default.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+from typing import NamedTuple
+
+from swdsl.engine import turn
+from swdsl.engine.state import Game, RaceInst
+from swdsl.engine.stats import Ctx, conquest_cost, fold, is_immune
+
+
+class Action(NamedTuple):
+    kind: str
+    a: object = None
+    b: object = None
+
+
+class IllegalAction(Exception):
+    """apply() refused an action; the game is unchanged."""
+
+
+END = Action("end")
+DECLINE = Action("decline")
+PASS = Action("pass")
+
+
+def candidates(game: Game, inst: RaceInst) -> list[int]:
+    """Regions worth testing as conquest targets."""
+    if not inst.regions or "conquest.reachable" in inst.mods or "conquest.reachable" in game.ruleset.rule_mods:
+        return [r for r in range(len(game.board)) if r not in inst.regions]
+    nb = game.board.neighbours
+    front: set[int] = set()
+    for r in inst.regions:
+        front |= nb[r]
+    front -= inst.regions
+    return sorted(front)
+
+
+def can_target(game: Game, inst: RaceInst, r: int) -> bool:
+    """May `inst` attack `r` at all, whatever the cost?"""
+    rs = game.ruleset
+    if ("region.conquerable" in rs.rule_mods or "region.conquerable" in inst.mods) and not fold(
+            game, "region.conquerable", True, inst, {"target": r}):
+        return False
+    if game.markers[r] or game.occupant[r] is not None:
+        if is_immune(game, r, inst):
+            return False
+    if inst.regions:
+        base = bool(game.board.neighbours[r] & inst.regions)
+        if "conquest.reachable" in inst.mods or "conquest.reachable" in rs.rule_mods:
+            return bool(fold(game, "conquest.reachable", base, inst, {"target": r}))
+        return base
+    return bool(fold(game, "conquest.entry", False, inst, {"target": r}))
+
+
+def conquest_actions(game: Game, inst: RaceInst) -> list[Action]:
+    out: list[Action] = []
+    hand = inst.hand
+    if hand <= 0:
+        return out
+    final_ok = None
+    for r in candidates(game, inst):
+        if not can_target(game, inst, r):
+            continue
+        cost = conquest_cost(game, inst, r)
+        if cost <= hand:
+            out.append(Action("conquer", r))
+        elif cost - hand <= 3:
+            if final_ok is None:
+                final_ok = bool(fold(game, "conquest.final", True, inst, {}))
+            if final_ok:
+                out.append(Action("final", r))
+    return out
+
+
+def ability_actions(game: Game, inst: RaceInst, phase: str) -> list[Action]:
+    out: list[Action] = []
+    for ab in inst.abilities:
+        if ab.phase != phase or not inst.scope_ok(ab.scope):
+            continue
+        if ab.limit is not None and not ab.per_owner and game.uses.get((inst.id, ab.per, ab.key), 0) >= ab.limit:
+            continue
+        ctx = Ctx(game, inst, {})
+        if ab.when is not None and not ab.when(ctx):
+            continue
+        options = [list(fn(ctx)) for _, fn in ab.choose]
+        for combo in product(*options):
+            if ab.per_owner and ab.limit is not None:
+                owner = game.owner_of(combo[0]) if combo else None
+                if game.uses.get((inst.id, ab.per, ab.key, owner), 0) >= ab.limit:
+                    continue
+            out.append(Action("ability", ab.key, tuple(combo)))
+    return out
+
+
+def legal_actions(game: Game) -> list[Action]:
+    phase = game.phase
+    inst = game.acting
+    if phase == "pick":
+        coins = game.players[game.current].coins
+        return [Action("pick", k) for k in range(len(game.visible_combos())) if k <= coins]
+    if phase == "conquer":
+        out: list[Action] = []
+        p = game.players[game.current]
+        fresh = not game.conquered_in_phase and not game.abandoned_in_phase
+        if fresh and inst is p.active and not game.picked_this_turn:
+            out.append(DECLINE)
+        if not game.conquered_in_phase:
+            out.extend(Action("abandon", r) for r in sorted(inst.regions))
+        out.extend(conquest_actions(game, inst))
+        out.extend(ability_actions(game, inst, "conquest"))
+        out.append(END)
+        return out
+    if phase == "redeploy":
+        out = []
+        if inst.hand > 0 and inst.regions:
+            out.extend(Action("place", r) for r in sorted(inst.regions))
+        else:
+            out.append(END)
+        for r in sorted(inst.regions):
+            if game.tokens[r] > 1 and r not in game.gathered and r not in game.placed:
+                out.append(Action("gather", r))
+        out.extend(ability_actions(game, inst, "redeploy"))
+        return out
+    if phase == "defend":
+        return [Action("place", r) for r in sorted(inst.regions)]
+    if phase == "after":
+        return [DECLINE, PASS]
+    return []
+
+
+def apply(game: Game, action: Action) -> None:
+    """Play one action; an action not in legal_actions is refused unchanged."""
+    action = Action(*action)
+    if action not in legal_actions(game):
+        raise IllegalAction(explain_illegal(game, action))
+    apply_legal(game, action)
+
+
+def apply_legal(game: Game, action: Action) -> None:
+    """Play an action already known to be legal (bots use this after choosing
+    from legal_actions, to avoid generating them twice)."""
+    game.actions.append(tuple(action))
+    kind = action.kind
+    inst = game.acting
+    if kind == "pick":
+        turn.pick(game, action.a)
+    elif kind == "conquer":
+        turn.conquer(game, inst, action.a, conquest_cost(game, inst, action.a))
+    elif kind == "final":
+        turn.final_attempt(game, inst, action.a, conquest_cost(game, inst, action.a))
+    elif kind == "abandon":
+        turn.vacate(game, inst, action.a)
+        game.abandoned_in_phase = True
+    elif kind == "ability":
+        use_ability(game, inst, action.a, action.b)
+    elif kind == "end":
+        if game.phase == "conquer":
+            turn.end_conquests(game)
+        else:
+            turn.end_redeploy(game)
+    elif kind == "place":
+        if game.phase == "defend":
+            inst.pending -= 1
+            game.tokens[action.a] += 1
+            if inst.pending == 0:
+                turn.advance(game)
+        else:
+            inst.hand -= 1
+            game.tokens[action.a] += 1
+            game.placed.add(action.a)
+    elif kind == "gather":
+        inst.hand += game.tokens[action.a] - 1
+        game.tokens[action.a] = 1
+        game.gathered.add(action.a)
+    elif kind == "decline":
+        turn.decline(game, inst)
+        if game.phase == "after":
+            turn.advance(game)
+        else:
+            game.queue = [s for s in game.queue if s[0] != "act"]
+            turn.advance(game)
+    elif kind == "pass":
+        turn.advance(game)
+
+
+def use_ability(game: Game, inst: RaceInst, key: str, choices: tuple) -> None:
+    ab = next(a for a in inst.abilities if a.key == key)
+    if ab.limit is not None:
+        k = (inst.id, ab.per, ab.key, game.owner_of(choices[0])) if ab.per_owner else (inst.id, ab.per, ab.key)
+        game.uses[k] = game.uses.get(k, 0) + 1
+    ctx = Ctx(game, inst, {name: value for (name, _), value in zip(ab.choose, choices)})
+    ab.run(ctx)
+
+
+def explain_illegal(game: Game, action: Action) -> str:
+    """Why an action is not legal now, in words."""
+    if game.over:
+        return "the game is over"
+    kinds = {a.kind for a in legal_actions(game)}
+    if action.kind not in kinds:
+        return f"'{action.kind}' is not possible in the {game.phase} phase (possible: {', '.join(sorted(kinds))})"
+    inst = game.acting
+    if action.kind in ("conquer", "final") and isinstance(action.a, int) and 0 <= action.a < len(game.board):
+        r = action.a
+        rid = game.board.regions[r].id
+        if r in inst.regions:
+            return f"region {rid} is already held by {inst.name}"
+        if not can_target(game, inst, r):
+            return f"region {rid} cannot be attacked by {inst.name} now (not reachable, immune or not conquerable)"
+        cost = conquest_cost(game, inst, r)
+        if action.kind == "conquer":
+            return f"region {rid} costs {cost} tokens and {inst.name} has {inst.hand} in hand"
+        return f"a final conquest of region {rid} needs a shortfall of 1 to 3 (cost {cost}, hand {inst.hand})"
+    return f"{tuple(action)} is not among the legal actions"

@@ -1,0 +1,72 @@
+"""A ruleset: the compiled content of one or more packs, plus their setups."""
+
+from __future__ import annotations
+
+import attrs
+
+from swdsl.engine.board import Board
+from swdsl.engine.content import Content, Modifier, Trigger
+
+
+@attrs.frozen
+class Placement:
+    """Setup: put `count` of a neutral race's tokens, or of a marker, on every
+    region whose terrain or symbol matches."""
+
+    match_kind: str  # terrain | symbol
+    match: str
+    race: str = ""
+    marker: str = ""
+    count: int = 1
+
+
+@attrs.frozen
+class Market:
+    visible: int = 6
+    payment: str = "combos"  # combos: one coin on each combo above; bank: paid to the bank
+
+
+@attrs.frozen
+class Setup:
+    players: int
+    board: Board
+    rounds: int
+    coins: int
+    placements: tuple[Placement, ...] = ()
+    pools: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
+
+
+@attrs.define
+class Ruleset:
+    name: str
+    races: dict[str, Content]
+    powers: dict[str, Content]
+    markers: dict[str, Content]  # markers, relics and places
+    rules: list[Content]
+    setups: dict[int, Setup]
+    market: Market = Market()
+    die: tuple[int, ...] = (0, 0, 0, 1, 2, 3)
+    bank: int = 1000
+    rule_mods: dict[str, tuple[Modifier, ...]] = attrs.field(factory=dict)
+    rule_triggers: dict[str, tuple[Trigger, ...]] = attrs.field(factory=dict)
+    hooked_markers: frozenset[str] = frozenset()
+
+    def __attrs_post_init__(self) -> None:
+        mods: dict[str, list[Modifier]] = {}
+        trigs: dict[str, list[Trigger]] = {}
+        for rule in self.rules:
+            for stat, ms in rule.modifiers.items():
+                mods.setdefault(stat, []).extend(ms)
+            for event, ts in rule.triggers.items():
+                trigs.setdefault(event, []).extend(ts)
+        self.rule_mods = {k: tuple(v) for k, v in mods.items()}
+        self.rule_triggers = {k: tuple(v) for k, v in trigs.items()}
+        self.hooked_markers = frozenset(n for n, m in self.markers.items() if m.has_hooks)
+
+    @property
+    def banners(self) -> list[str]:
+        return [n for n, r in self.races.items() if not r.neutral]
+
+    @property
+    def coin_total(self) -> int:
+        return self.bank

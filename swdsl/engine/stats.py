@@ -1,0 +1,153 @@
+"""Stats: values the engine asks the rules for, folded through modifiers.
+
+Fold order (documented in docs/architecture.md):
+  1. the engine's base value;
+  2. edition rules (`rule` declarations), in pack order;
+  3. the subject race's banner, then its power;
+  4. markers with rules in the region concerned (relics, places), then markers
+     the subject race holds elsewhere;
+  5. the stat's own floor and cap from the vocabulary (conquest.cost ≥ 1).
+A "by" modifier adds, a "set" modifier replaces; each modifier may carry its own
+floor and cap, applied right after it. `explain` runs the same fold and records
+every step.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from swdsl.engine.content import Modifier
+from swdsl.engine.state import Game, RaceInst
+from swdsl.engine.vocabulary import STATS
+
+
+class Ctx:
+    """What a compiled expression sees: the game, the race the rule belongs to
+    (`me`), and the bindings of the event, stat or ability."""
+
+    __slots__ = ("game", "me", "b", "it")
+
+    def __init__(self, game: Game, me: RaceInst | None, b: dict[str, Any] | None = None):
+        self.game = game
+        self.me = me
+        self.b = b if b is not None else {}
+        self.it = None
+
+
+def _held_marker_mods(game: Game, inst: RaceInst | None, stat: str, target: int | None):
+    """Modifiers of hooked markers (relics, places) that apply to this stat."""
+    hooked = game.ruleset.hooked_markers
+    if not hooked or inst is None:
+        return ()
+    out = []
+    regions = set(inst.regions)
+    if target is not None:
+        regions.add(target)
+    for r in sorted(regions):
+        for name, _owner in game.markers[r]:
+            if name in hooked:
+                out.extend(game.ruleset.markers[name].modifiers.get(stat, ()))
+    return out
+
+
+def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, Any], parts: list | None = None):
+    """The value of `stat` for `inst` given `base`; appends steps to `parts` if given."""
+    mods: list[Modifier] = list(game.ruleset.rule_mods.get(stat, ()))
+    if inst is not None:
+        mods.extend(inst.mods.get(stat, ()))
+    mods.extend(_held_marker_mods(game, inst, stat, b.get("target")))
+    value = base
+    if mods:
+        ctx = Ctx(game, inst, b)
+        for m in mods:
+            if inst is not None and m.scope != "always" and (m.scope == "declined") != inst.declined:
+                continue
+            if m.when is not None and not m.when(ctx):
+                continue
+            before = value
+            v = m.value(ctx)
+            value = value + v if m.op == "by" else v
+            if m.floor is not None:
+                value = max(value, m.floor(ctx))
+            if m.cap is not None:
+                value = min(value, m.cap(ctx))
+            if parts is not None:
+                parts.append((m.source, m.op, v, before, value))
+    spec = STATS[stat]
+    if spec.floor is not None and value < spec.floor:
+        if parts is not None:
+            parts.append(("floor", "set", spec.floor, value, spec.floor))
+        value = spec.floor
+    return value
+
+
+def region_defense(game: Game, region: int, attacker: RaceInst | None, parts: list | None = None) -> int:
+    base = 0
+    for name, _owner in game.markers[region]:
+        d = game.ruleset.markers[name].defense
+        if d:
+            base += d
+            if parts is not None:
+                parts.append((f"marker {name}", "by", d, base - d, base))
+    defender = game.occupant[region]
+    return fold(game, "region.defense", base, defender, {"target": region, "attacker": attacker}, parts)
+
+
+def conquest_cost(game: Game, inst: RaceInst, region: int, parts: list | None = None) -> int:
+    base = 2
+    if parts is not None:
+        parts.append(("base", "set", 2, 0, 2))
+    tokens = game.tokens[region]
+    if tokens:
+        base += tokens
+        if parts is not None:
+            occ = game.occupant[region]
+            parts.append((f"{tokens} token(s) of {occ.name if occ else '?'}", "by", tokens, base - tokens, base))
+    base += region_defense(game, region, inst, parts)
+    travel = fold(game, "travel.cost", 0, inst, {"target": region}, parts)
+    base += travel
+    b = {"target": region}
+    return fold(game, "conquest.cost", base, inst, b, parts)
+
+
+def is_immune(game: Game, region: int, attacker: RaceInst) -> bool:
+    base = False
+    for name, owner in game.markers[region]:
+        if game.ruleset.markers[name].immune:
+            holder = game.races.get(owner) if owner is not None else game.occupant[region]
+            if holder is None or holder.player != attacker.player:
+                base = True
+                break
+    defender = game.occupant[region]
+    if defender is None or not defender.mods.get("region.immune") and not game.ruleset.rule_mods.get("region.immune"):
+        return base
+    return bool(fold(game, "region.immune", base, defender, {"target": region, "attacker": attacker}))
+
+
+def stat(game: Game, name: str, inst: RaceInst | None, base: Any, **bindings) -> Any:
+    """Generic access used by the turn code for stats without a special base."""
+    return fold(game, name, base, inst, bindings)
+
+
+@attrs.frozen
+class Explanation:
+    stat: str
+    value: Any
+    steps: tuple[tuple, ...]
+
+    def __str__(self) -> str:
+        parts = []
+        for source, op, v, before, after in self.steps:
+            if op == "set":
+                parts.append(f"{source} = {v}")
+            else:
+                parts.append(f"{'+' if v >= 0 else '-'}{abs(v)} {source}")
+        return f"{self.stat} {self.value} = " + " ".join(parts)
+
+
+def explain_cost(game: Game, inst: RaceInst, region: int) -> Explanation:
+    steps: list = []
+    value = conquest_cost(game, inst, region, steps)
+    return Explanation("conquest.cost", value, tuple(steps))

@@ -1,0 +1,234 @@
+"""The engine's vocabulary: every event, stat, attribute, state, effect and phase.
+
+This module is the contract between the engine and the rules language. Each
+entry is declared once, with a one-line doc. The checker resolves names against
+it, the compiler binds to it and docs/language.md is generated from it. Nothing
+here names content: terrains, symbols, markers, races and powers come from packs.
+
+Types used in bindings and attributes: int, bool, region, regions, race, player,
+players, terrain.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.frozen
+class Event:
+    name: str
+    doc: str
+    bindings: dict[str, str] = attrs.field(factory=dict)
+    audience: str = "acting race"
+
+
+@attrs.frozen
+class Stat:
+    name: str
+    doc: str
+    type: str  # int | bool
+    base: str  # what the engine computes before modifiers (documentation)
+    subject: str  # whose modifiers fold in: attacker, defender, race
+    bindings: dict[str, str] = attrs.field(factory=dict)
+    floor: int | None = None
+
+
+@attrs.frozen
+class Attribute:
+    name: str
+    subject: str  # the type it applies to
+    type: str
+    doc: str
+
+
+@attrs.frozen
+class Effect:
+    syntax: str
+    doc: str
+
+
+EVENTS = {e.name: e for e in [
+    Event("turn.start", "a player's turn begins, after their active race readied its troops",
+          audience="the player's races"),
+    Event("combo.picked", "the acting race was just taken from the market, its tokens in hand"),
+    Event("conquest.done", "the acting race took `target` (from `defender`, if anyone held it)",
+          {"target": "region", "defender": "race"}),
+    Event("region.lost", "this race lost `target` to `attacker`; fires for the defender",
+          {"target": "region", "attacker": "race"}, audience="the defending race"),
+    Event("conquests.end", "the acting race's conquests are over (by choice or after the final roll)"),
+    Event("redeploy.start", "the acting race begins redeploying; tokens from conquests are in place"),
+    Event("redeploy.end", "the acting race finished redeploying"),
+    Event("decline", "this race is going into decline (fires before it flips)", audience="the declining race"),
+    Event("turn.end", "scoring: after the base 1 coin per region, bonuses are paid here",
+          audience="the player's races"),
+]}
+
+_REGION_BY_ATTACKER = {"target": "region"}
+
+STATS = {s.name: s for s in [
+    Stat("tokens.granted", "tokens a race receives when its combo is picked", "int",
+         "banner number + badge number (capped by the tokens left in the tray)", "race"),
+    Stat("conquest.cost", "tokens needed to conquer `target`", "int",
+         "2 + tokens in the region + region.defense + travel.cost", "attacker", _REGION_BY_ATTACKER, floor=1),
+    Stat("region.defense", "extra defence of `target` against `attacker`", "int",
+         "sum of the `defense` of the markers in the region", "defender",
+         {"target": "region", "attacker": "race"}),
+    Stat("travel.cost", "extra cost of reaching `target` (added to conquest.cost)", "int", "0",
+         "attacker", _REGION_BY_ATTACKER),
+    Stat("conquest.reachable", "whether `target` may be attacked from where the race stands", "bool",
+         "`target` borders a region of the race", "attacker", _REGION_BY_ATTACKER),
+    Stat("conquest.entry", "whether `target` may be the race's first conquest (it holds no region yet)", "bool",
+         "false: packs say where races enter", "attacker", _REGION_BY_ATTACKER),
+    Stat("region.conquerable", "whether `target` may be conquered at all by this race", "bool",
+         "true", "attacker", _REGION_BY_ATTACKER),
+    Stat("region.immune", "whether `target` is closed to `attacker` (conquest and its abilities)", "bool",
+         "true if an `immune` marker of another player lies there", "defender",
+         {"target": "region", "attacker": "race"}),
+    Stat("conquest.final", "whether the race may make a final conquest with the die", "bool", "true",
+         "attacker"),
+    Stat("loss.discard", "tokens the defender discards when it loses `target` (the rest withdraw)", "int",
+         "1 (a declined race loses every token)", "defender", {"target": "region", "attacker": "race"}),
+    Stat("decline.keep", "tokens the race keeps in `target` when it goes into decline", "int", "1",
+         "race", {"target": "region"}),
+    Stat("decline.acts", "whether this declined race plays a turn of its own before the active race",
+         "bool", "false", "race"),
+    Stat("decline.slot", "whether this declined race takes the player's one declined-race slot", "bool",
+         "true", "race"),
+    Stat("decline.after_scoring", "whether the race may go into decline right after scoring a turn",
+         "bool", "false", "race"),
+    Stat("score.region", "coins `target` scores for its race at the end of the owner's turn", "int", "1",
+         "race", {"target": "region"}),
+    Stat("redeploy.vacate", "whether the race must empty `target` when it redeploys", "bool", "false",
+         "race", {"target": "region"}),
+]}
+
+ATTRIBUTES = {(a.name, a.subject): a for a in [
+    Attribute("terrain", "region", "terrain", "the region's terrain"),
+    Attribute("tokens", "region", "int", "race tokens in the region (any race)"),
+    Attribute("owner", "region", "player", "the player whose race holds the region (none if neutral or empty)"),
+    Attribute("occupant", "region", "race", "the race holding the region"),
+    Attribute("neighbours", "region", "regions", "the regions bordering it"),
+    Attribute("area", "region", "int", "the number of the map area (island, board part) it lies in"),
+    Attribute("hand", "race", "int", "the race's tokens in hand"),
+    Attribute("regions", "race", "regions", "the regions the race holds"),
+    Attribute("owner", "race", "player", "the player the race belongs to"),
+    Attribute("turns", "race", "int", "turns the race has played as the active race, this one included"),
+    Attribute("tray", "race", "int", "the race's tokens left in the tray"),
+    Attribute("coins", "player", "int", "the player's coins"),
+    Attribute("race", "player", "race", "the player's active race"),
+    Attribute("regions", "player", "regions", "regions held by any of the player's races"),
+]}
+
+REGION_STATES = {
+    "edge": "touches the map edge",
+    "empty": "holds no race token",
+    "occupied": "holds at least one race token",
+    "mine": "held by this race",
+    "ours": "held by any race of this race's player",
+    "enemy": "held by another player's race",
+    "neutral": "held by a race that belongs to nobody",
+    "declined": "held by a declined race",
+    "active": "held by an active race",
+    "immune": "closed to this race (region.immune)",
+    "attackable": "a legal conquest target for this race right now, whatever its cost",
+}
+
+RACE_STATES = {
+    "active": "the race is its player's active race",
+    "declined": "the race is in decline",
+    "neutral": "the race belongs to nobody",
+    "mine": "the race is this race",
+    "ours": "the race belongs to this race's player",
+    "enemy": "the race belongs to another player",
+}
+
+PLAYER_STATES = {
+    "attacked": "this race conquered a region of that player's active race this turn",
+    "me": "the player this race belongs to",
+}
+
+LOG_STATES = {
+    "occupied": "held race tokens just before this race conquered it this turn",
+    "empty": "held no race token just before this race conquered it this turn",
+}
+
+REGION_SETS = {
+    "all": "`regions`: every region of the map",
+    "my": "`my regions`: the regions this race holds",
+    "conquered": "`conquered regions`: regions this race conquered this turn",
+    "lost": "`lost regions`: regions this race lost since its last turn",
+}
+
+NAMED_VALUES = {
+    "me": ("race", "the race this rule belongs to"),
+    "owner": ("player", "the player this race belongs to"),
+    "opponents": ("players", "every other player"),
+    "players": ("players", "every player"),
+    "true": ("bool", "yes"),
+    "false": ("bool", "no"),
+    "none": ("player", "nobody (a player variable's empty value)"),
+    "die": ("int", "the last die roll of this turn (0 if none)"),
+    "round": ("int", "the current round, from 1"),
+}
+
+EFFECTS = {e.syntax.split()[0]: e for e in [
+    Effect("gain N coins [for each SELECTION]", "the player takes N coins from the bank (N per element)"),
+    Effect("pay N coins [to PLAYER]", "the player pays N coins (as many as they have) to the bank or a player"),
+    Effect("take N coins from PLAYER", "the player takes up to N coins from another player"),
+    Effect("add N tokens [to REGION]", "N tokens from the tray into hand (or into REGION), as many as are left"),
+    Effect("discard N tokens [from REGION]", "N of the race's tokens from hand (or REGION) back to the tray"),
+    Effect("set aside N tokens", "N tokens leave the map (most crowded regions first) until troops are readied"),
+    Effect("place MARKER in SELECTION", "put one MARKER from its pool in each region selected"),
+    Effect("remove MARKER from SELECTION", "return the MARKERs in the selected regions to their pool"),
+    Effect("move MARKER to REGION", "move this race's MARKER (or a new one from the pool) to REGION"),
+    Effect("draw POOL into REGION", "draw a random hidden marker of a setup pool and place it face up"),
+    Effect("set VAR to N", "set a variable"),
+    Effect("increase VAR by N", "add to a variable"),
+    Effect("decrease VAR by N", "subtract from a variable"),
+    Effect("roll die into VAR", "roll the reinforcement die and keep the result in VAR"),
+    Effect("conquer REGION [using N tokens] [from tray] [destroying defenders]",
+           "conquer REGION at once, with N tokens (default: its cost) from hand or tray"),
+    Effect("vacate SELECTION", "take the race's tokens back into hand from the selected regions"),
+    Effect("if CONDITION: EFFECTS [else: EFFECTS]", "run effects only when a condition holds"),
+]}
+
+PHASES = {
+    "conquest": "the conquest step of the race's turn (abilities offered beside conquests)",
+    "redeploy": "the redeployment step, after conquests",
+}
+
+LIMIT_PERIODS = {"turn": "reset at the start of each of the owner's turns", "game": "never reset"}
+LIMIT_KEYS = {"owner": "counted separately for each owner of the region chosen"}
+
+SCOPES = {
+    "active": "while the race is active (the default)",
+    "declined": "while the race is in decline",
+    "always": "active or declined",
+}
+
+VAR_RESETS = {"turn": "the variable returns to its initial value at the start of the owner's turn"}
+
+DECL_PROPS = {
+    "race": {
+        "banner": ("int", "the banner number: tokens the race brings to a combo"),
+        "supply": ("int", "tokens of this race in the box"),
+        "tags": ("names", "free labels (a faction, a family) that rules can test with `has`"),
+        "neutral": ("flag", "a race that belongs to nobody (placed by setup, never in the market)"),
+    },
+    "power": {
+        "badge": ("int", "the badge number: tokens the power adds to a combo"),
+        "tags": ("names", "free labels that rules can test"),
+    },
+    "marker": {
+        "defense": ("int", "added to the conquest cost of its region"),
+        "immune": ("flag", "its region is closed to other players' races"),
+        "limit": ("int", "pieces in the box; none can be placed once all are out"),
+        "bound": ("flag", "it leaves when its region stops holding the race that placed it"),
+        "survives": ("names", "`survives decline`: it stays when its race goes into decline"),
+        "returns": ("flag", "when its region is conquered it goes back to its owner, who re-places it"),
+        "tags": ("names", "free labels"),
+    },
+}
+DECL_PROPS["relic"] = dict(DECL_PROPS["marker"])
+DECL_PROPS["place"] = dict(DECL_PROPS["marker"])
+DECL_PROPS["rule"] = {"tags": ("names", "free labels")}

@@ -1,0 +1,227 @@
+"""The typed syntax tree of the rules language; every node carries its source span."""
+
+from __future__ import annotations
+
+import attrs
+
+from swdsl.diagnostics import Span
+
+
+def node(cls):
+    return attrs.frozen(cls, kw_only=True)
+
+
+# ---- expressions ---------------------------------------------------------------
+
+
+@node
+class Int:
+    value: int
+    span: Span
+
+
+@node
+class Ref:
+    """A bare name: a binding (target, it, me), a variable, an attribute of the
+    implicit subject, a constant (true, false) or a vocabulary word (forest)."""
+
+    name: str
+    span: Span
+
+
+@node
+class RegionSet:
+    qual: str  # my | conquered | enemy | lost | all
+    span: Span
+
+
+@node
+class Count:
+    of: "Expr"
+    span: Span
+
+
+@node
+class Attr:
+    name: str
+    subject: "Expr"
+    span: Span
+
+
+@node
+class Call:
+    func: str
+    args: tuple["Expr", ...]
+    span: Span
+
+
+@node
+class Neg:
+    value: "Expr"
+    span: Span
+
+
+@node
+class Arith:
+    op: str
+    left: "Expr"
+    right: "Expr"
+    span: Span
+
+
+@node
+class BoolOp:
+    op: str  # and | or
+    left: "Expr"
+    right: "Expr"
+    span: Span
+
+
+@node
+class Not:
+    value: "Expr"
+    span: Span
+
+
+@node
+class Test:
+    """`[subject] is|in|has|borders|was ...`; subject None means the filtered element."""
+
+    kind: str  # is | is_not | in | has | borders | was
+    subject: "Expr | None"
+    arg: "Expr | None"
+    names: tuple[str, ...]
+    span: Span
+
+
+@node
+class Compare:
+    op: str
+    left: "Expr"
+    right: "Expr"
+    span: Span
+
+
+@node
+class Filtered:
+    base: "Expr"
+    cond: "Expr"
+    span: Span
+
+
+Expr = Int | Ref | RegionSet | Count | Attr | Call | Neg | Arith | BoolOp | Not | Test | Compare | Filtered
+
+
+# ---- effects -------------------------------------------------------------------
+
+
+@node
+class Effect:
+    """One effect. `kind` is the grammar's effect name (gain, place, conquer, …);
+    `args` its expressions, `word` its name argument (a marker or a variable),
+    `options` its flags (from_tray, destroying), `then`/`orelse` for `if`."""
+
+    kind: str
+    span: Span
+    args: tuple[Expr, ...] = ()
+    word: str = ""
+    word_span: Span | None = None
+    options: tuple[str, ...] = ()
+    then: tuple["Effect", ...] = ()
+    orelse: tuple["Effect", ...] = ()
+
+
+@node
+class Choose:
+    name: str
+    selection: Expr
+    span: Span
+
+
+# ---- declaration items ---------------------------------------------------------
+
+
+@node
+class Name:
+    text: str
+    span: Span
+
+
+@node
+class Scope:
+    kind: str  # active | declined | always
+    span: Span
+
+
+@node
+class Prop:
+    name: str
+    args: tuple[int | str, ...]
+    span: Span
+
+
+@node
+class Doc:
+    text: str
+    span: Span
+
+
+@node
+class Modifier:
+    stat: Name
+    op: str  # by | set
+    value: Expr
+    when: Expr | None
+    floor: Expr | None
+    cap: Expr | None
+    scope: Scope | None
+    span: Span
+
+
+@node
+class Trigger:
+    event: Name
+    when: Expr | None
+    scope: Scope | None
+    effects: tuple[Effect, ...]
+    span: Span
+
+
+@node
+class Limit:
+    count: int
+    per: Name
+    key: Name | None
+    span: Span
+
+
+@node
+class Ability:
+    name: str
+    limit: Limit | None
+    phase: Name | None
+    when: Expr | None
+    scope: Scope | None
+    steps: tuple[Choose | Effect, ...]
+    span: Span
+
+
+@node
+class VarDecl:
+    name: str
+    init: int | str  # a number, or `none` for a player variable
+    reset: Name | None
+    span: Span
+
+
+Item = Prop | Doc | Modifier | Trigger | Ability | VarDecl
+
+
+@node
+class Decl:
+    kind: str  # race | power | relic | place | marker | rule
+    name: str
+    name_span: Span
+    items: tuple[Item, ...]
+    path: str
+    span: Span

@@ -1,0 +1,505 @@
+"""Check declarations against the engine's vocabulary and the pack's names.
+
+The checker types every expression, resolves every name and collects every
+problem as a diagnostic (all at once, never only the first). What it resolved
+is kept in `Checked.resolved` so the compiler never guesses again.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from swdsl.diagnostics import Diagnostic, Span, did_you_mean
+from swdsl.engine import vocabulary as V
+from swdsl.lang import ast
+
+MAX_ITEMS = 200
+MAX_EFFECTS = 64
+MAX_CHOICES = 2
+
+
+@attrs.define
+class PackNames:
+    """Names a pack defines: the checker's view of it."""
+
+    terrains: set[str] = attrs.field(factory=set)
+    symbols: set[str] = attrs.field(factory=set)
+    markers: set[str] = attrs.field(factory=set)
+    races: set[str] = attrs.field(factory=set)
+    powers: set[str] = attrs.field(factory=set)
+    tags: set[str] = attrs.field(factory=set)
+    pools: set[str] = attrs.field(factory=set)
+
+
+@attrs.define
+class Checked:
+    diagnostics: list[Diagnostic] = attrs.field(factory=list)
+    resolved: dict[int, tuple] = attrs.field(factory=dict)  # id(node) -> resolution
+    used_markers: set[str] = attrs.field(factory=set)
+
+
+class _Env:
+    def __init__(self, decl: ast.Decl, bindings: dict[str, str], variables: dict[str, str], it: str | None = None):
+        self.decl = decl
+        self.bindings = bindings
+        self.variables = variables
+        self.it = it
+
+    def inner(self, it: str) -> "_Env":
+        return _Env(self.decl, self.bindings, self.variables, it)
+
+    def bind(self, name: str, type_: str) -> "_Env":
+        return _Env(self.decl, {**self.bindings, name: type_}, self.variables, self.it)
+
+
+ELEMENT = {"regions": "region", "players": "player"}
+STATES = {"region": V.REGION_STATES, "race": V.RACE_STATES, "player": {"me": V.PLAYER_STATES["me"]}}
+LOG = {"region": V.LOG_STATES, "player": {"attacked": V.PLAYER_STATES["attacked"]}}
+
+
+class Checker:
+    def __init__(self, names: PackNames):
+        self.names = names
+        self.out = Checked()
+
+    # ---- reporting
+    def error(self, path: str, span: Span, code: str, message: str, hint: str = "") -> None:
+        self.out.diagnostics.append(Diagnostic(path, span, code, message, hint))
+
+    def warn(self, path: str, span: Span, code: str, message: str, hint: str = "") -> None:
+        self.out.diagnostics.append(Diagnostic(path, span, code, message, hint, "warning"))
+
+    # ---- declarations
+    def check(self, decls: list[ast.Decl]) -> Checked:
+        for d in decls:
+            self.check_decl(d)
+        return self.out
+
+    def check_decl(self, d: ast.Decl) -> None:
+        if len(d.items) > MAX_ITEMS:
+            self.error(d.path, d.span, "SW006", f"{d.kind} '{d.name}' has more than {MAX_ITEMS} items",
+                       "split it into several declarations")
+            return
+        variables: dict[str, str] = {}
+        for item in d.items:
+            if isinstance(item, ast.VarDecl):
+                if item.name in variables:
+                    self.error(d.path, item.span, "SW120", f"variable '{item.name}' declared twice")
+                variables[item.name] = "player" if isinstance(item.init, str) else "int"
+                if isinstance(item.init, str) and item.init != "none":
+                    self.error(d.path, item.span, "SW121", f"a variable starts as a number or `none`, not '{item.init}'")
+                if item.reset is not None and item.reset.text not in V.VAR_RESETS:
+                    self.error(d.path, item.reset.span, "SW122", f"unknown reset period '{item.reset.text}'",
+                               did_you_mean(item.reset.text, V.VAR_RESETS) or "use `per turn`")
+        self.check_props(d)
+        for item in d.items:
+            if isinstance(item, ast.Modifier):
+                self.check_modifier(d, item, variables)
+            elif isinstance(item, ast.Trigger):
+                self.check_trigger(d, item, variables)
+            elif isinstance(item, ast.Ability):
+                self.check_ability(d, item, variables)
+        if d.kind == "marker" and any(isinstance(i, (ast.Modifier, ast.Trigger, ast.Ability)) for i in d.items):
+            self.error(d.path, d.name_span, "SW107", f"marker '{d.name}' has rules",
+                       "a marker is a plain piece; declare it as a `relic` or `place` to give it rules")
+
+    def check_props(self, d: ast.Decl) -> None:
+        allowed = V.DECL_PROPS[d.kind]
+        seen: dict[str, ast.Prop] = {}
+        for item in d.items:
+            if not isinstance(item, ast.Prop):
+                continue
+            if item.name not in allowed:
+                hint = did_you_mean(item.name, list(allowed) + ["modify", "on", "ability", "var"])
+                self.error(d.path, item.span, "SW110", f"unknown property '{item.name}' for a {d.kind}",
+                           hint or "properties here: " + ", ".join(sorted(allowed)))
+                continue
+            if item.name in seen:
+                self.error(d.path, item.span, "SW111", f"property '{item.name}' given twice")
+            seen[item.name] = item
+            kind, _ = allowed[item.name]
+            args = item.args
+            if kind == "int" and (len(args) != 1 or not isinstance(args[0], int) or args[0] < 0):
+                self.error(d.path, item.span, "SW112", f"'{item.name}' takes one whole number ≥ 0",
+                           f"write `{item.name} 5`")
+            elif kind == "flag" and args:
+                self.error(d.path, item.span, "SW112", f"'{item.name}' takes no value", f"write `{item.name}` alone")
+            elif kind == "names":
+                if not args or not all(isinstance(a, str) for a in args):
+                    self.error(d.path, item.span, "SW112", f"'{item.name}' takes one or more names")
+                elif item.name == "survives" and args != ("decline",):
+                    self.error(d.path, item.span, "SW112", "only `survives decline` is known")
+        required = {"race": ("supply",), "power": ("badge",)}.get(d.kind, ())
+        for prop in required:
+            if prop not in seen:
+                self.error(d.path, d.name_span, "SW113", f"{d.kind} '{d.name}' has no '{prop}'",
+                           f"add `{prop} N` to the declaration")
+        if d.kind == "race" and "banner" not in seen and "neutral" not in seen:
+            self.error(d.path, d.name_span, "SW113", f"race '{d.name}' has no 'banner'",
+                       "add `banner N`, or `neutral` for a race that belongs to nobody")
+        if d.kind == "race" and "banner" in seen and "supply" in seen:
+            banner, supply = seen["banner"].args, seen["supply"].args
+            if banner and supply and isinstance(banner[0], int) and isinstance(supply[0], int) and banner[0] > supply[0]:
+                self.error(d.path, seen["banner"].span, "SW114", f"banner {banner[0]} is more than the supply {supply[0]}",
+                           "a combo could never be paid out; raise the supply")
+
+    def _scope(self, d: ast.Decl, scope: ast.Scope | None) -> str:
+        if scope is None:
+            return "active"
+        if scope.kind not in V.SCOPES:
+            self.error(d.path, scope.span, "SW130", f"unknown scope 'while {scope.kind}'",
+                       did_you_mean(scope.kind, V.SCOPES) or "use `while active`, `while declined` or `always`")
+            return "active"
+        if d.kind not in ("race", "power") and scope.kind != "active":
+            self.warn(d.path, scope.span, "SW131", f"a scope means nothing on a {d.kind}",
+                      "scopes say when a race or power works; remove it")
+        return scope.kind
+
+    def check_modifier(self, d: ast.Decl, m: ast.Modifier, variables) -> None:
+        stat = V.STATS.get(m.stat.text)
+        self._scope(d, m.scope)
+        if stat is None:
+            self.error(d.path, m.stat.span, "SW101", f"unknown stat '{m.stat.text}'",
+                       did_you_mean(m.stat.text, V.STATS) or "see docs/language.md for the stats")
+            return
+        env = _Env(d, dict(stat.bindings), variables)
+        t = self.expr(env, m.value)
+        if m.op == "by" and stat.type != "int":
+            self.error(d.path, m.span, "SW102", f"'{stat.name}' is a yes/no stat: use `set true` or `set false`")
+        elif t not in (stat.type, "?"):
+            self.error(d.path, m.value.span, "SW103", f"'{stat.name}' needs {_a(stat.type)}, this is {_a(t)}")
+        if m.when is not None:
+            self.expect(env, m.when, "bool")
+        for bound in (m.floor, m.cap):
+            if bound is not None:
+                if stat.type != "int":
+                    self.error(d.path, bound.span, "SW104", "floors and caps apply to number stats only")
+                else:
+                    self.expect(env, bound, "int")
+        if (stat.name == "conquest.cost" and m.op == "by" and m.floor is None
+                and isinstance(m.value, ast.Int) and m.value.value < 0):
+            self.warn(d.path, m.span, "SW140", "a conquest discount without `floor`",
+                      "the rules leave at least 1 token per conquest; write `floor 1` to say so")
+        if isinstance(m.when, ast.Ref) and m.when.name == "false":
+            self.warn(d.path, m.when.span, "SW141", "this modifier never applies (`when false`)")
+
+    def check_trigger(self, d: ast.Decl, t: ast.Trigger, variables) -> None:
+        event = V.EVENTS.get(t.event.text)
+        scope = self._scope(d, t.scope)
+        if event is None:
+            self.error(d.path, t.event.span, "SW100", f"unknown event '{t.event.text}'",
+                       did_you_mean(t.event.text, V.EVENTS) or "see docs/language.md for the events")
+            return
+        if event.name == "decline" and scope == "declined":
+            self.warn(d.path, t.span, "SW142", "this trigger can never fire: `decline` happens while the race is active",
+                      "remove `while declined`")
+        if isinstance(t.when, ast.Ref) and t.when.name == "false":
+            self.warn(d.path, t.when.span, "SW142", "this trigger can never fire (`when false`)")
+        env = _Env(d, dict(event.bindings), variables)
+        if t.when is not None:
+            self.expect(env, t.when, "bool")
+        self.effects(env, t.effects)
+
+    def check_ability(self, d: ast.Decl, a: ast.Ability, variables) -> None:
+        self._scope(d, a.scope)
+        if d.kind in ("marker", "rule"):
+            self.error(d.path, a.span, "SW150", f"abilities belong to races, powers, relics and places, not to a {d.kind}")
+        if a.phase is None:
+            self.error(d.path, a.span, "SW151", f"ability '{a.name}' has no phase",
+                       "say when it is offered: `during conquest` or `during redeploy`")
+        elif a.phase.text not in V.PHASES:
+            self.error(d.path, a.phase.span, "SW152", f"unknown phase '{a.phase.text}'",
+                       did_you_mean(a.phase.text, V.PHASES) or "phases: " + ", ".join(V.PHASES))
+        if a.limit is not None:
+            if a.limit.per.text not in V.LIMIT_PERIODS:
+                self.error(d.path, a.limit.per.span, "SW153", f"unknown limit period '{a.limit.per.text}'",
+                           did_you_mean(a.limit.per.text, V.LIMIT_PERIODS) or "use `per turn` or `per game`")
+            if a.limit.key is not None and a.limit.key.text not in V.LIMIT_KEYS:
+                self.error(d.path, a.limit.key.span, "SW153", f"unknown limit key '{a.limit.key.text}'",
+                           did_you_mean(a.limit.key.text, V.LIMIT_KEYS) or "use `per owner`")
+        else:
+            self.warn(d.path, a.span, "SW154", f"ability '{a.name}' has no limit",
+                      "an unlimited ability can be used again and again; add `once per turn` or `N times per turn`")
+        env = _Env(d, {}, variables)
+        if a.when is not None:
+            self.expect(env, a.when, "bool")
+        chooses = [s for s in a.steps if isinstance(s, ast.Choose)]
+        if len(chooses) > MAX_CHOICES:
+            self.error(d.path, chooses[MAX_CHOICES].span, "SW155", f"an ability chooses at most {MAX_CHOICES} things")
+        if a.limit is not None and a.limit.key is not None and not chooses:
+            self.error(d.path, a.limit.span, "SW153", "`per owner` needs a `choose` of a region")
+        for step in a.steps:
+            if isinstance(step, ast.Choose):
+                t = self.expr(env, step.selection)
+                if t not in ("regions", "players", "?"):
+                    self.error(d.path, step.selection.span, "SW156", f"choose from regions or players, not {_a(t)}")
+                    t = "regions"
+                env = env.bind(step.name, ELEMENT.get(t, "region"))
+            else:
+                self.effects(env, (step,))
+
+    # ---- effects
+    def effects(self, env: _Env, effects: tuple[ast.Effect, ...], depth: int = 0) -> None:
+        if len(effects) > MAX_EFFECTS or depth > 8:
+            self.error(env.decl.path, effects[0].span, "SW006", "too many or too deeply nested effects")
+            return
+        for e in effects:
+            self.effect(env, e, depth)
+
+    def effect(self, env: _Env, e: ast.Effect, depth: int) -> None:
+        path = env.decl.path
+        k = e.kind
+        if k == "gain":
+            self.expect(env, e.args[0], "int")
+            if len(e.args) > 1:
+                self.expect_any(env, e.args[1], ("regions", "players"))
+        elif k == "pay":
+            self.expect(env, e.args[0], "int")
+            if len(e.args) > 1:
+                self.expect(env, e.args[1], "player")
+        elif k == "take":
+            self.expect(env, e.args[0], "int")
+            self.expect(env, e.args[1], "player")
+        elif k in ("add", "discard"):
+            self.expect(env, e.args[0], "int")
+            if len(e.args) > 1:
+                self.expect(env, e.args[1], "region")
+        elif k == "set_aside":
+            self.expect(env, e.args[0], "int")
+        elif k in ("place", "remove", "move"):
+            self.marker_name(path, e.word, e.word_span)
+            self.expect_any(env, e.args[0], ("region", "regions") if k != "move" else ("region",))
+        elif k == "draw":
+            if e.word not in self.names.pools:
+                self.error(path, e.word_span, "SW115", f"unknown marker pool '{e.word}'",
+                           did_you_mean(e.word, self.names.pools) or "pools are declared in pack.yaml under `pools:`")
+            self.expect(env, e.args[0], "region")
+        elif k in ("set", "increase", "decrease", "roll"):
+            vt = env.variables.get(e.word)
+            if vt is None:
+                self.error(path, e.word_span, "SW123", f"unknown variable '{e.word}'",
+                           did_you_mean(e.word, env.variables) or f"declare it: `var {e.word} = 0`")
+            elif k == "set":
+                t = self.expr(env, e.args[0])
+                if t not in (vt, "?"):
+                    self.error(path, e.args[0].span, "SW103", f"'{e.word}' holds {_a(vt)}, this is {_a(t)}")
+            elif vt != "int":
+                self.error(path, e.word_span, "SW103", f"'{e.word}' holds a player, not a number")
+            else:
+                for a in e.args:
+                    self.expect(env, a, "int")
+        elif k == "conquer":
+            self.expect(env, e.args[0], "region")
+            if len(e.args) > 1:
+                self.expect(env, e.args[1], "int")
+        elif k == "vacate":
+            self.expect_any(env, e.args[0], ("region", "regions"))
+        elif k == "if":
+            self.expect(env, e.args[0], "bool")
+            self.effects(env, e.then, depth + 1)
+            self.effects(env, e.orelse, depth + 1)
+
+    def marker_name(self, path: str, name: str, span: Span | None) -> None:
+        if name not in self.names.markers:
+            self.error(path, span or Span(), "SW105", f"unknown marker '{name}'",
+                       did_you_mean(name, self.names.markers) or "declare it with `marker NAME { … }`")
+        else:
+            self.out.used_markers.add(name)
+
+    # ---- expressions
+    def expect(self, env: _Env, e: ast.Expr, want: str) -> None:
+        t = self.expr(env, e)
+        if t not in (want, "?"):
+            self.error(env.decl.path, e.span, "SW103", f"expected {_a(want)}, this is {_a(t)}")
+
+    def expect_any(self, env: _Env, e: ast.Expr, wants: tuple[str, ...]) -> str:
+        t = self.expr(env, e)
+        if t not in wants and t != "?":
+            self.error(env.decl.path, e.span, "SW103", f"expected {' or '.join(_a(w) for w in wants)}, this is {_a(t)}")
+        return t
+
+    def resolve(self, e, res: tuple, type_: str) -> str:
+        self.out.resolved[id(e)] = res
+        return type_
+
+    def expr(self, env: _Env, e: ast.Expr) -> str:
+        path = env.decl.path
+        if isinstance(e, ast.Int):
+            return "int"
+        if isinstance(e, ast.Ref):
+            return self.ref(env, e)
+        if isinstance(e, ast.RegionSet):
+            return "regions"
+        if isinstance(e, ast.Count):
+            self.expect_any(env, e.of, ("regions", "players"))
+            return "int"
+        if isinstance(e, ast.Attr):
+            st = self.expr(env, e.subject)
+            if st == "?":
+                return "?"
+            attr = V.ATTRIBUTES.get((e.name, st))
+            if attr is None:
+                options = [n for (n, s) in V.ATTRIBUTES if s == st]
+                self.error(path, e.span, "SW106", f"{_a(st)} has no attribute '{e.name}'",
+                           did_you_mean(e.name, options) or ("attributes: " + ", ".join(options) if options else ""))
+                return "?"
+            return self.resolve(e, ("attr", attr.name, st), attr.type)
+        if isinstance(e, ast.Call):
+            for a in e.args:
+                self.expect(env, a, "int")
+            return "int"
+        if isinstance(e, ast.Neg):
+            self.expect(env, e.value, "int")
+            return "int"
+        if isinstance(e, ast.Arith):
+            self.expect(env, e.left, "int")
+            self.expect(env, e.right, "int")
+            if e.op == "/" and isinstance(e.right, ast.Int) and e.right.value == 0:
+                self.error(path, e.right.span, "SW119", "division by zero")
+            return "int"
+        if isinstance(e, ast.BoolOp):
+            self.expect(env, e.left, "bool")
+            self.expect(env, e.right, "bool")
+            return "bool"
+        if isinstance(e, ast.Not):
+            self.expect(env, e.value, "bool")
+            return "bool"
+        if isinstance(e, ast.Compare):
+            lt, rt = self.expr(env, e.left), self.expr(env, e.right)
+            if e.op in ("==", "!="):
+                if "?" not in (lt, rt) and lt != rt:
+                    self.error(path, e.span, "SW103", f"cannot compare {_a(lt)} with {_a(rt)}")
+            else:
+                for side, t in ((e.left, lt), (e.right, rt)):
+                    if t not in ("int", "?"):
+                        self.error(path, side.span, "SW103", f"expected a number, this is {_a(t)}")
+            return "bool"
+        if isinstance(e, ast.Test):
+            return self.test(env, e)
+        if isinstance(e, ast.Filtered):
+            bt = self.expect_any(env, e.base, ("regions", "players"))
+            inner = env.inner(ELEMENT.get(bt, "region"))
+            self.expect(inner, e.cond, "bool")
+            return bt if bt != "?" else "regions"
+        self.error(path, getattr(e, "span", Span()), "SW199", "unsupported expression")
+        return "?"
+
+    def ref(self, env: _Env, e: ast.Ref) -> str:
+        n = e.name
+        if n == "it" and env.it:
+            return self.resolve(e, ("it",), env.it)
+        if n in env.bindings:
+            return self.resolve(e, ("binding", n), env.bindings[n])
+        if n in env.variables:
+            return self.resolve(e, ("var", n), env.variables[n])
+        if n in V.NAMED_VALUES:
+            return self.resolve(e, ("named", n), V.NAMED_VALUES[n][0])
+        if env.it and (n, env.it) in V.ATTRIBUTES:
+            return self.resolve(e, ("attr_it", n, env.it), V.ATTRIBUTES[(n, env.it)].type)
+        if (n, "race") in V.ATTRIBUTES:
+            return self.resolve(e, ("attr_me", n), V.ATTRIBUTES[(n, "race")].type)
+        if n in self.names.terrains:
+            return self.resolve(e, ("terrain", n), "terrain")
+        choices = list(env.bindings) + list(env.variables) + list(V.NAMED_VALUES) + [a for a, _ in V.ATTRIBUTES]
+        choices += list(self.names.terrains)
+        hint = did_you_mean(n, choices)
+        if not hint and env.bindings:
+            hint = "names here: " + ", ".join(sorted(env.bindings))
+        self.error(env.decl.path, e.span, "SW108", f"unknown name '{n}'", hint)
+        return "?"
+
+    def subject(self, env: _Env, e: ast.Test) -> str:
+        if e.subject is None:
+            if env.it is None:
+                self.error(env.decl.path, e.span, "SW109", "this test needs a subject",
+                           "only inside `where` may the subject be left out; write e.g. `target is edge`")
+                return "?"
+            return env.it
+        return self.expr(env, e.subject)
+
+    def test(self, env: _Env, e: ast.Test) -> str:
+        path = env.decl.path
+        st = self.subject(env, e)
+        if st == "?":
+            return "bool"
+        if e.kind in ("is", "is_not"):
+            arg = e.arg
+            if isinstance(arg, ast.Ref) and arg.name in STATES.get(st, {}) and arg.name not in env.bindings \
+                    and arg.name not in env.variables:
+                return self.resolve(e, ("state", st, arg.name), "bool")
+            if isinstance(arg, ast.Ref) and st in ("region", "terrain") and arg.name in self.names.terrains:
+                return self.resolve(e, ("terrain_is", st, arg.name), "bool")
+            if isinstance(arg, ast.Ref) and arg.name not in env.bindings and arg.name not in env.variables \
+                    and arg.name not in V.NAMED_VALUES:
+                options = list(STATES.get(st, {})) + (list(self.names.terrains) if st in ("region", "terrain") else [])
+                self.error(path, arg.span, "SW108", f"unknown state '{arg.name}' for {_a(st)}",
+                           did_you_mean(arg.name, options) or "known: " + ", ".join(sorted(options)))
+                return "bool"
+            at = self.expr(env, arg)
+            if at != "?" and at != st:
+                self.error(path, e.span, "SW103", f"cannot compare {_a(st)} with {_a(at)}")
+            return self.resolve(e, ("equal", st), "bool")
+        if e.kind == "in":
+            if st not in ("region", "terrain"):
+                self.error(path, e.span, "SW103", f"`in [...]` lists terrains; {_a(st)} has no terrain")
+                return "bool"
+            for n in e.names:
+                if n not in self.names.terrains:
+                    self.error(path, e.span, "SW116", f"unknown terrain '{n}'",
+                               did_you_mean(n, self.names.terrains) or "terrains are declared in pack.yaml")
+            return self.resolve(e, ("terrain_in", st), "bool")
+        if e.kind == "has":
+            n = e.names[0]
+            if st == "region":
+                if n in self.names.symbols:
+                    return self.resolve(e, ("symbol", n), "bool")
+                if n in self.names.markers:
+                    self.out.used_markers.add(n)
+                    return self.resolve(e, ("marker", n), "bool")
+                self.error(path, e.span, "SW117", f"unknown symbol or marker '{n}'",
+                           did_you_mean(n, self.names.symbols | self.names.markers)
+                           or "symbols are declared in pack.yaml, markers with `marker`")
+                return "bool"
+            if st == "race":
+                if n not in self.names.tags and n not in self.names.races and n not in self.names.powers:
+                    self.error(path, e.span, "SW118", f"unknown tag '{n}'",
+                               did_you_mean(n, self.names.tags | self.names.races | self.names.powers)
+                               or "tags are given with `tags …` in a race or power")
+                return self.resolve(e, ("tag", n), "bool")
+            self.error(path, e.span, "SW103", f"`has` tests regions and races, not {_a(st)}")
+            return "bool"
+        if e.kind == "borders":
+            if st != "region":
+                self.error(path, e.span, "SW103", f"`borders` tests a region, not {_a(st)}")
+            self.expect_any(env, e.arg, ("region", "regions"))
+            return self.resolve(e, ("borders",), "bool")
+        if e.kind == "was":
+            n = e.names[0]
+            states = LOG.get(st, {})
+            if n not in states:
+                self.error(path, e.span, "SW108", f"unknown state 'was {n}' for {_a(st)}",
+                           did_you_mean(n, states) or "known: " + ", ".join(states))
+                return "bool"
+            return self.resolve(e, ("was", st, n), "bool")
+        return "bool"
+
+
+def _a(t: str) -> str:
+    return {"int": "a number", "bool": "a condition", "region": "a region", "regions": "a set of regions",
+            "race": "a race", "player": "a player", "players": "a set of players", "terrain": "a terrain",
+            "?": "something unknown"}.get(t, t)
+
+
+def check(decls: list[ast.Decl], names: PackNames) -> Checked:
+    return Checker(names).check(decls)
+
+
+def unused_markers(decls: list[ast.Decl], checked: Checked, placed: set[str]) -> list[Diagnostic]:
+    """Warnings for markers nothing places, tests or sets up."""
+    out = []
+    for d in decls:
+        if d.kind == "marker" and d.name not in checked.used_markers and d.name not in placed:
+            out.append(Diagnostic(d.path, d.name_span, "SW143", f"marker '{d.name}' is never used",
+                                  "no rule places or tests it and setup does not place it", "warning"))
+    return out
+

@@ -1,0 +1,502 @@
+"""Compile checked declarations into engine content: closures, never tree walks.
+
+Every expression becomes a Python closure taking a Ctx; the AST is not looked
+at again once a game runs. Nothing here evaluates pack text as Python: the
+only operations a pack can reach are the ones written out below.
+"""
+
+from __future__ import annotations
+
+import operator
+
+from swdsl.engine import turn
+from swdsl.engine.content import Ability, Content, Modifier, Trigger
+from swdsl.engine.legal import can_target
+from swdsl.engine.stats import conquest_cost, is_immune
+from swdsl.lang import ast
+from swdsl.lang.checker import Checked
+
+_CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+        ">=": operator.ge}
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul,
+          "/": lambda a, b: a // b if b else 0}
+
+
+def _const(v):
+    return lambda ctx: v
+
+
+class Compiler:
+    def __init__(self, checked: Checked):
+        self.res = checked.resolved
+
+    # ---- declarations
+    def compile(self, d: ast.Decl) -> Content:
+        c = Content(kind=d.kind, name=d.name)
+        mods: dict[str, list[Modifier]] = {}
+        trigs: dict[str, list[Trigger]] = {}
+        abilities = []
+        docs = []
+        for item in d.items:
+            if isinstance(item, ast.Prop):
+                c.props[item.name] = item.args[0] if len(item.args) == 1 and item.name != "tags" \
+                    and item.name != "survives" else (tuple(item.args) if item.args else True)
+            elif isinstance(item, ast.Doc):
+                docs.append(item.text)
+            elif isinstance(item, ast.VarDecl):
+                init = None if item.init == "none" else item.init
+                c.variables[item.name] = (init, item.reset.text if item.reset else None)
+            elif isinstance(item, ast.Modifier):
+                m = self.modifier(d, item)
+                mods.setdefault(m.stat, []).append(m)
+            elif isinstance(item, ast.Trigger):
+                t = Trigger(item.event.text, self.opt(item.when), item.scope.kind if item.scope else "active",
+                            self.block(item.effects), d.name)
+                trigs.setdefault(t.event, []).append(t)
+            elif isinstance(item, ast.Ability):
+                abilities.append(self.ability(d, item))
+        c.modifiers = {k: tuple(v) for k, v in mods.items()}
+        c.triggers = {k: tuple(v) for k, v in trigs.items()}
+        c.abilities = tuple(abilities)
+        c.doc = " ".join(docs)
+        return c
+
+    def modifier(self, d: ast.Decl, m: ast.Modifier) -> Modifier:
+        value = m.value
+        fn = self.expr(value)
+        if isinstance(value, ast.Ref) and value.name in ("true", "false"):
+            fn = _const(value.name == "true")
+        return Modifier(m.stat.text, m.op, fn, self.opt(m.when), self.opt(m.floor), self.opt(m.cap),
+                        m.scope.kind if m.scope else "active", d.name)
+
+    def ability(self, d: ast.Decl, a: ast.Ability) -> Ability:
+        chooses = []
+        effects = []
+        for step in a.steps:
+            if isinstance(step, ast.Choose):
+                chooses.append((step.name, self.options(step.selection)))
+            else:
+                effects.append(step)
+        limit = a.limit
+        return Ability(
+            key=f"{d.name}/{a.name}", name=a.name, source=d.name, phase=a.phase.text if a.phase else "conquest",
+            limit=limit.count if limit else None, per=limit.per.text if limit else None,
+            per_owner=bool(limit and limit.key), when=self.opt(a.when),
+            scope=a.scope.kind if a.scope else "active", choose=tuple(chooses), run=self.block(tuple(effects)),
+        )
+
+    def options(self, sel: ast.Expr):
+        fn = self.expr(sel)
+        return lambda ctx: sorted(fn(ctx))
+
+    def opt(self, e):
+        return None if e is None else self.expr(e)
+
+    # ---- effects
+    def block(self, effects: tuple[ast.Effect, ...]):
+        fns = [self.effect(e) for e in effects]
+        if len(fns) == 1:
+            return fns[0]
+
+        def run(ctx):
+            for f in fns:
+                f(ctx)
+        return run
+
+    def effect(self, e: ast.Effect):
+        k = e.kind
+        args = [self.expr(a) for a in e.args]
+        word = e.word
+        if k == "gain":
+            amount = args[0]
+            if len(args) > 1:
+                each = args[1]
+                return lambda ctx: turn.gain(ctx.game, ctx.me.player, amount(ctx) * len(each(ctx)))
+            return lambda ctx: turn.gain(ctx.game, ctx.me.player, amount(ctx))
+        if k == "pay":
+            amount = args[0]
+            to = args[1] if len(args) > 1 else _const(None)
+            return lambda ctx: turn.pay(ctx.game, ctx.me.player, amount(ctx), to(ctx))
+        if k == "take":
+            amount, victim = args
+            return lambda ctx: turn.pay(ctx.game, victim(ctx), amount(ctx), ctx.me.player)
+        if k == "add":
+            return self._add(args)
+        if k == "discard":
+            return self._discard(args)
+        if k == "set_aside":
+            n = args[0]
+            return lambda ctx: turn.set_aside(ctx.game, ctx.me, n(ctx))
+        if k == "place":
+            where = args[0]
+            return lambda ctx: [turn.place_marker(ctx.game, word, r, ctx.me) for r in _regions(where(ctx))]
+        if k == "remove":
+            where = args[0]
+
+            def remove(ctx):
+                for r in _regions(where(ctx)):
+                    turn.remove_markers(ctx.game, r, lambda n, o: n != word)
+            return remove
+        if k == "move":
+            return self._move(word, args[0])
+        if k == "draw":
+            where = args[0]
+
+            def draw(ctx):
+                pool = ctx.game.hidden.get(word)
+                if pool:
+                    ctx.game.markers[where(ctx)].append((pool.pop(), None))
+            return draw
+        if k in ("set", "increase", "decrease"):
+            value = args[0]
+            if k == "set":
+                def set_(ctx):
+                    ctx.me.vars[word] = value(ctx)
+                return set_
+            sign = 1 if k == "increase" else -1
+
+            def bump(ctx):
+                ctx.me.vars[word] = (ctx.me.vars.get(word) or 0) + sign * value(ctx)
+            return bump
+        if k == "roll":
+            def roll(ctx):
+                ctx.game.die = ctx.game.rng.choice(ctx.game.ruleset.die)
+                ctx.me.vars[word] = ctx.game.die
+            return roll
+        if k == "conquer":
+            return self._conquer(args, e.options)
+        if k == "vacate":
+            where = args[0]
+            return lambda ctx: [turn.vacate(ctx.game, ctx.me, r) for r in _regions(where(ctx))
+                                if ctx.game.occupant[r] is ctx.me]
+        if k == "if":
+            cond, then = args[0], self.block(e.then)
+            orelse = self.block(e.orelse) if e.orelse else None
+
+            def if_(ctx):
+                if cond(ctx):
+                    then(ctx)
+                elif orelse is not None:
+                    orelse(ctx)
+            return if_
+        raise ValueError(f"unknown effect {k}")  # the checker rejects these first
+
+    def _add(self, args):
+        n = args[0]
+        where = args[1] if len(args) > 1 else None
+
+        def add(ctx):
+            got = turn.take_from_tray(ctx.game, ctx.me, n(ctx))
+            r = where(ctx) if where else None
+            if r is not None and ctx.game.occupant[r] is ctx.me:
+                ctx.game.tokens[r] += got
+            else:
+                ctx.me.hand += got
+        return add
+
+    def _discard(self, args):
+        n = args[0]
+        where = args[1] if len(args) > 1 else None
+
+        def discard(ctx):
+            g, me, k = ctx.game, ctx.me, n(ctx)
+            r = where(ctx) if where else None
+            if r is None:
+                k = min(k, me.hand)
+                me.hand -= k
+            elif g.occupant[r] is me:
+                k = min(k, g.tokens[r])
+                g.tokens[r] -= k
+                if g.tokens[r] == 0:
+                    turn.vacate(g, me, r)
+            else:
+                k = 0
+            turn.to_tray(g, me, k)
+        return discard
+
+    def _move(self, word, dest):
+        def move(ctx):
+            g, me = ctx.game, ctx.me
+            r = dest(ctx)
+            for region, marks in enumerate(g.markers):
+                for i, (name, owner) in enumerate(marks):
+                    if name == word and owner == me.id:
+                        marks.pop(i)
+                        g.markers[r].append((name, owner))
+                        return
+            turn.place_marker(g, word, r, me)
+        return move
+
+    def _conquer(self, args, options):
+        target = args[0]
+        using = args[1] if len(args) > 1 else None
+        from_tray = "from_tray" in options
+        destroy = "destroying" in options
+
+        def conquer(ctx):
+            g, me = ctx.game, ctx.me
+            r = target(ctx)
+            if r is None or g.occupant[r] is me:
+                return
+            n = using(ctx) if using else conquest_cost(g, me, r)
+            turn.conquer(g, me, r, max(1, n), from_tray=from_tray, destroy=destroy)
+        return conquer
+
+    # ---- expressions
+    def expr(self, e: ast.Expr):
+        m = getattr(self, "_" + type(e).__name__.lower())
+        return m(e)
+
+    def _int(self, e: ast.Int):
+        return _const(e.value)
+
+    def _ref(self, e: ast.Ref):
+        res = self.res.get(id(e), ("named", e.name))
+        kind = res[0]
+        if kind == "it":
+            return lambda ctx: ctx.it
+        if kind == "binding":
+            name = res[1]
+            return lambda ctx: ctx.b.get(name)
+        if kind == "var":
+            name = res[1]
+            return lambda ctx: ctx.me.vars.get(name)
+        if kind == "terrain":
+            return _const(res[1])
+        if kind == "attr_it":
+            get = _ATTR[(res[1], res[2])]
+            return lambda ctx: get(ctx, ctx.it)
+        if kind == "attr_me":
+            get = _ATTR[(res[1], "race")]
+            return lambda ctx: get(ctx, ctx.me)
+        return _NAMED[res[1]]
+
+    def _regionset(self, e: ast.RegionSet):
+        return _SETS[e.qual]
+
+    def _count(self, e: ast.Count):
+        of = self.expr(e.of)
+        return lambda ctx: len(of(ctx))
+
+    def _attr(self, e: ast.Attr):
+        _, name, st = self.res[id(e)]
+        get, subject = _ATTR[(name, st)], self.expr(e.subject)
+        return lambda ctx: get(ctx, subject(ctx))
+
+    def _call(self, e: ast.Call):
+        f = min if e.func == "min" else max
+        args = [self.expr(a) for a in e.args]
+        return lambda ctx: f(a(ctx) for a in args)
+
+    def _neg(self, e: ast.Neg):
+        v = self.expr(e.value)
+        return lambda ctx: -(v(ctx) or 0)
+
+    def _arith(self, e: ast.Arith):
+        f, a, b = _ARITH[e.op], self.expr(e.left), self.expr(e.right)
+        return lambda ctx: f(a(ctx) or 0, b(ctx) or 0)
+
+    def _boolop(self, e: ast.BoolOp):
+        a, b = self.expr(e.left), self.expr(e.right)
+        if e.op == "and":
+            return lambda ctx: bool(a(ctx)) and bool(b(ctx))
+        return lambda ctx: bool(a(ctx)) or bool(b(ctx))
+
+    def _not(self, e: ast.Not):
+        v = self.expr(e.value)
+        return lambda ctx: not v(ctx)
+
+    def _compare(self, e: ast.Compare):
+        f, a, b = _CMP[e.op], self.expr(e.left), self.expr(e.right)
+        return lambda ctx: f(a(ctx), b(ctx))
+
+    def _filtered(self, e: ast.Filtered):
+        base, cond = self.expr(e.base), self.expr(e.cond)
+
+        def filtered(ctx):
+            saved = ctx.it
+            out = []
+            for x in base(ctx):
+                ctx.it = x
+                if cond(ctx):
+                    out.append(x)
+            ctx.it = saved
+            return out
+        return filtered
+
+    def _test(self, e: ast.Test):
+        subject = self.expr(e.subject) if e.subject is not None else (lambda ctx: ctx.it)
+        res = self.res.get(id(e), ("none",))
+        kind = res[0]
+        negate = e.kind == "is_not"
+        if kind == "state":
+            fn = _STATES[(res[1], res[2])]
+            test = lambda ctx: fn(ctx, subject(ctx))  # noqa: E731
+        elif kind == "terrain_is":
+            name, is_region = res[2], res[1] == "region"
+            test = (lambda ctx: ctx.game.board.regions[subject(ctx)].terrain == name) if is_region \
+                else (lambda ctx: subject(ctx) == name)
+        elif kind == "equal":
+            arg = self.expr(e.arg)
+            test = lambda ctx: subject(ctx) == arg(ctx)  # noqa: E731
+        elif kind == "terrain_in":
+            names = frozenset(e.names)
+            if res[1] == "region":
+                test = lambda ctx: ctx.game.board.regions[subject(ctx)].terrain in names  # noqa: E731
+            else:
+                test = lambda ctx: subject(ctx) in names  # noqa: E731
+        elif kind == "symbol":
+            name = res[1]
+            test = lambda ctx: name in ctx.game.board.regions[subject(ctx)].symbols  # noqa: E731
+        elif kind == "marker":
+            name = res[1]
+            test = lambda ctx: any(n == name for n, _ in ctx.game.markers[subject(ctx)])  # noqa: E731
+        elif kind == "tag":
+            name = res[1]
+            test = lambda ctx: _has_tag(subject(ctx), name)  # noqa: E731
+        elif kind == "borders":
+            arg = self.expr(e.arg)
+
+            def test(ctx):
+                r, other = subject(ctx), arg(ctx)
+                nb = ctx.game.board.neighbours[r]
+                if isinstance(other, int):
+                    return other in nb
+                return any(x in nb for x in other)
+        elif kind == "was":
+            test = _WAS[(res[1], res[2])](subject)
+        else:
+            return _const(False)
+        if negate:
+            return lambda ctx: not test(ctx)
+        return test
+
+
+def _has_tag(inst, name: str) -> bool:
+    if inst is None:
+        return False
+    return (name in inst.race.tags or inst.race.name == name
+            or (inst.power is not None and (name in inst.power.tags or inst.power.name == name)))
+
+
+def _regions(v):
+    if v is None:
+        return ()
+    return (v,) if isinstance(v, int) else v
+
+
+def _region_owner(ctx, r):
+    inst = ctx.game.occupant[r]
+    return None if inst is None else inst.player
+
+
+_ATTR = {
+    ("terrain", "region"): lambda ctx, r: ctx.game.board.regions[r].terrain,
+    ("tokens", "region"): lambda ctx, r: ctx.game.tokens[r],
+    ("owner", "region"): _region_owner,
+    ("occupant", "region"): lambda ctx, r: ctx.game.occupant[r],
+    ("neighbours", "region"): lambda ctx, r: sorted(ctx.game.board.neighbours[r]),
+    ("area", "region"): lambda ctx, r: ctx.game.board.regions[r].area,
+    ("hand", "race"): lambda ctx, i: i.hand if i else 0,
+    ("regions", "race"): lambda ctx, i: sorted(i.regions) if i else [],
+    ("owner", "race"): lambda ctx, i: i.player if i else None,
+    ("turns", "race"): lambda ctx, i: i.turns if i else 0,
+    ("tray", "race"): lambda ctx, i: ctx.game.tray[i.race.name] if i else 0,
+    ("coins", "player"): lambda ctx, p: ctx.game.players[p].coins if p is not None else 0,
+    ("race", "player"): lambda ctx, p: ctx.game.players[p].active if p is not None else None,
+    ("regions", "player"): lambda ctx, p: [r for r, i in enumerate(ctx.game.occupant) if i is not None
+                                           and i.player == p] if p is not None else [],
+}
+
+
+def _players(ctx):
+    return range(len(ctx.game.players))
+
+
+_NAMED = {
+    "me": lambda ctx: ctx.me,
+    "owner": lambda ctx: ctx.me.player if ctx.me else None,
+    "opponents": lambda ctx: [p for p in _players(ctx) if ctx.me is None or p != ctx.me.player],
+    "players": lambda ctx: list(_players(ctx)),
+    "true": _const(True),
+    "false": _const(False),
+    "none": _const(None),
+    "die": lambda ctx: ctx.game.die,
+    "round": lambda ctx: ctx.game.round,
+}
+
+
+def _conquered(ctx):
+    me = ctx.me
+    return sorted({c.region for c in ctx.game.log if c.attacker == me.id and ctx.game.occupant[c.region] is me})
+
+
+_SETS = {
+    "all": lambda ctx: range(len(ctx.game.board)),
+    "my": lambda ctx: sorted(ctx.me.regions) if ctx.me else [],
+    "conquered": _conquered,
+    "lost": lambda ctx: sorted(ctx.me.lost) if ctx.me else [],
+}
+
+
+def _occ(ctx, r):
+    return ctx.game.occupant[r]
+
+
+_STATES = {
+    ("region", "edge"): lambda ctx, r: ctx.game.board.regions[r].edge,
+    ("region", "empty"): lambda ctx, r: ctx.game.tokens[r] == 0,
+    ("region", "occupied"): lambda ctx, r: ctx.game.tokens[r] > 0,
+    ("region", "mine"): lambda ctx, r: _occ(ctx, r) is ctx.me,
+    ("region", "ours"): lambda ctx, r: _occ(ctx, r) is not None and _occ(ctx, r).player == ctx.me.player
+    and ctx.me.player is not None,
+    ("region", "enemy"): lambda ctx, r: _occ(ctx, r) is not None and _occ(ctx, r).player is not None
+    and _occ(ctx, r).player != ctx.me.player,
+    ("region", "neutral"): lambda ctx, r: _occ(ctx, r) is not None and _occ(ctx, r).player is None,
+    ("region", "declined"): lambda ctx, r: _occ(ctx, r) is not None and _occ(ctx, r).declined,
+    ("region", "active"): lambda ctx, r: _occ(ctx, r) is not None and not _occ(ctx, r).declined,
+    ("region", "immune"): lambda ctx, r: is_immune(ctx.game, r, ctx.me),
+    ("region", "attackable"): lambda ctx, r: _occ(ctx, r) is not ctx.me and can_target(ctx.game, ctx.me, r),
+    ("race", "active"): lambda ctx, i: i is not None and not i.declined,
+    ("race", "declined"): lambda ctx, i: i is not None and i.declined,
+    ("race", "neutral"): lambda ctx, i: i is not None and i.player is None,
+    ("race", "mine"): lambda ctx, i: i is ctx.me,
+    ("race", "ours"): lambda ctx, i: i is not None and i.player == ctx.me.player,
+    ("race", "enemy"): lambda ctx, i: i is not None and i.player is not None and i.player != ctx.me.player,
+    ("player", "me"): lambda ctx, p: p == ctx.me.player,
+}
+
+
+def _was_occupied(subject):
+    def test(ctx):
+        r = subject(ctx)
+        for c in reversed(ctx.game.log):
+            if c.region == r and c.attacker == ctx.me.id:
+                return c.occupied
+        return False
+    return test
+
+
+def _was_empty(subject):
+    occupied = _was_occupied(subject)
+
+    def test(ctx):
+        r = subject(ctx)
+        return any(c.region == r and c.attacker == ctx.me.id for c in ctx.game.log) and not occupied(ctx)
+    return test
+
+
+def _was_attacked(subject):
+    def test(ctx):
+        p = subject(ctx)
+        return any(c.attacker == ctx.me.id and c.defender_player == p and c.defender_active for c in ctx.game.log)
+    return test
+
+
+_WAS = {("region", "occupied"): _was_occupied, ("region", "empty"): _was_empty,
+        ("player", "attacked"): _was_attacked}
+
+
+def compile_decls(decls: list[ast.Decl], checked: Checked) -> list[Content]:
+    c = Compiler(checked)
+    return [c.compile(d) for d in decls]

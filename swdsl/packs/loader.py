@@ -1,0 +1,338 @@
+"""Packs: pack.yaml + maps + rules files → one compiled Ruleset.
+
+Several packs load into one ruleset (a mix): their names must not clash, their
+terrains and symbols add up, and the setups come from the first pack that has
+them. Every problem in any file is collected before anything is compiled.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import attrs
+
+from swdsl.diagnostics import Diagnostic, PackError, Span, did_you_mean
+from swdsl.engine.ruleset import Market, Placement, Ruleset, Setup
+from swdsl.lang import ast
+from swdsl.lang.checker import PackNames, check, unused_markers
+from swdsl.lang.compiler import compile_decls
+from swdsl.lang.parser import parse_source
+from swdsl.packs.maps import load_map
+from swdsl.packs.yamlnodes import Reader
+from swdsl.resources import bundled_packs_dir
+
+LANGUAGE_VERSION = 1
+MANIFEST_KEYS = {
+    "name": "the pack's name", "edition": "the edition it belongs to", "version": "the pack's version",
+    "language": "the rules-language version it is written in", "description": "one line about it",
+    "requires": "packs it builds on", "terrains": "terrain names", "symbols": "region symbol names",
+    "equivalences": "terrain equivalences for mixing", "coins": "coins in the box (the bank)",
+    "die": "faces of the reinforcement die", "market": "the combo market", "setup": "setup per player count",
+    "placements": "pieces placed at setup", "pools": "hidden marker pools", "rules": "rules files (globs)",
+}
+SETUP_KEYS = {"map": "map file", "rounds": "number of rounds", "coins": "starting coins per player"}
+MARKET_KEYS = {"visible": "combos on offer", "payment": "combos (a coin on each combo above) or bank"}
+PLACEMENT_KEYS = {"symbol": "regions with this symbol", "terrain": "regions of this terrain",
+                  "race": "a neutral race's tokens", "marker": "a marker", "count": "how many per region"}
+
+
+@attrs.define
+class Manifest:
+    path: Path
+    name: str = ""
+    edition: str = ""
+    version: str = ""
+    description: str = ""
+    requires: list[str] = attrs.field(factory=list)
+    terrains: set[str] = attrs.field(factory=set)
+    symbols: set[str] = attrs.field(factory=set)
+    coins: int | None = None
+    die: tuple[int, ...] | None = None
+    market: Market | None = None
+    setup: dict[int, dict] = attrs.field(factory=dict)
+    placements: list[tuple[Placement, object]] = attrs.field(factory=list)
+    pools: dict[str, list[tuple[str, object]]] = attrs.field(factory=dict)
+    rules: list[str] = attrs.field(factory=lambda: ["**/*.sw"])
+
+
+@attrs.define
+class LoadedPack:
+    """What `swdsl check` and `info` need: the ruleset (if it compiled) and all findings."""
+
+    ruleset: Ruleset | None
+    manifests: list[Manifest]
+    diagnostics: list[Diagnostic]
+    sources: dict[str, str]
+    decls: list[ast.Decl]
+
+
+def resolve_pack(ref: str) -> Path:
+    """A pack folder from a path or the name of a bundled pack."""
+    p = Path(ref)
+    if p.is_dir() or p.suffix or "/" in ref:
+        return p
+    return bundled_packs_dir() / ref
+
+
+def _read(path: Path, diags: list[Diagnostic], sources: dict[str, str]) -> str | None:
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        diags.append(Diagnostic(str(path), Span(), "SW220", f"cannot read file: {err.strerror or err}",
+                                "check the path and permissions"))
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        diags.append(Diagnostic(str(path), Span(line, 1, line, 2), "SW221", "the file is not UTF-8 text",
+                                "save it as UTF-8"))
+        return None
+    if "\x00" in text:
+        diags.append(Diagnostic(str(path), Span(), "SW221", "the file contains NUL bytes", "save it as plain text"))
+        return None
+    sources[str(path)] = text
+    return text
+
+
+def read_manifest(folder: Path, diags: list[Diagnostic], sources: dict[str, str]) -> Manifest | None:
+    path = folder / "pack.yaml"
+    if not folder.is_dir():
+        diags.append(Diagnostic(str(folder), Span(), "SW222", f"no pack at '{folder}'",
+                                "give a pack folder (with pack.yaml) or a bundled pack name: "
+                                + ", ".join(sorted(p.name for p in bundled_packs_dir().iterdir() if p.is_dir()))))
+        return None
+    if not path.is_file():
+        diags.append(Diagnostic(str(path), Span(), "SW223", "the pack has no pack.yaml",
+                                "create pack.yaml with at least `name:` (see docs/packs/classic.md)"))
+        return None
+    text = _read(path, diags, sources)
+    if text is None:
+        return None
+    rd = Reader(str(path), diags)
+    root = rd.load(text)
+    if root is None:
+        return None
+    top = rd.mapping(root, "pack.yaml")
+    rd.unknown_keys(top, MANIFEST_KEYS, "pack.yaml")
+    m = Manifest(folder)
+
+    def text_of(key, required=False):
+        if key in top:
+            return rd.text(top[key][1], key) or ""
+        if required:
+            rd.error(root, "SW224", f"pack.yaml has no '{key}'", f"add `{key}: …`")
+        return ""
+
+    m.name = text_of("name", True) or folder.name
+    m.edition, m.version, m.description = text_of("edition"), text_of("version"), text_of("description")
+    if "language" in top:
+        lang = rd.integer(top["language"][1], "language")
+        if lang is not None and lang != LANGUAGE_VERSION:
+            rd.error(top["language"][1], "SW225", f"language version {lang} is not supported",
+                     f"this swdsl reads language {LANGUAGE_VERSION}")
+    for key, target in (("terrains", m.terrains), ("symbols", m.symbols)):
+        if key in top:
+            for n in rd.sequence(top[key][1], key):
+                v = rd.text(n, key[:-1])
+                if v:
+                    target.add(v)
+    if "requires" in top:
+        m.requires = [v for n in rd.sequence(top["requires"][1], "requires") if (v := rd.text(n, "pack"))]
+    if "rules" in top:
+        m.rules = [v for n in rd.sequence(top["rules"][1], "rules") if (v := rd.text(n, "rules glob"))]
+    if "coins" in top:
+        m.coins = rd.integer(top["coins"][1], "coins")
+    if "die" in top:
+        faces = [rd.integer(n, "die face") for n in rd.sequence(top["die"][1], "die")]
+        if faces and None not in faces:
+            m.die = tuple(faces)
+        elif not faces:
+            rd.error(top["die"][1], "SW226", "the die has no faces")
+    if "market" in top:
+        f = rd.mapping(top["market"][1], "market")
+        rd.unknown_keys(f, MARKET_KEYS, "market")
+        visible = rd.integer(f["visible"][1], "visible", 1) if "visible" in f else 6
+        payment = rd.text(f["payment"][1], "payment") if "payment" in f else "combos"
+        if payment not in ("combos", "bank"):
+            rd.error(f["payment"][1], "SW227", f"unknown payment '{payment}'", "use `combos` or `bank`")
+            payment = "combos"
+        m.market = Market(visible or 6, payment)
+    if "setup" in top:
+        for count, (knode, vnode) in rd.mapping(top["setup"][1], "setup").items():
+            if not count.isdigit() or not 1 <= int(count) <= 8:
+                rd.error(knode, "SW228", f"setup key '{count}' is not a player count", "use 2, 3, 4 or 5")
+                continue
+            f = rd.mapping(vnode, f"setup {count}")
+            rd.unknown_keys(f, SETUP_KEYS, f"setup {count}")
+            entry = {"node": knode}
+            if "map" not in f:
+                rd.error(knode, "SW229", f"setup {count} has no map", "add `map: maps/….yaml`")
+            else:
+                entry["map"] = (rd.text(f["map"][1], "map"), f["map"][1])
+            entry["rounds"] = rd.integer(f["rounds"][1], "rounds", 1) if "rounds" in f else 10
+            entry["coins"] = rd.integer(f["coins"][1], "coins") if "coins" in f else 5
+            m.setup[int(count)] = entry
+    if "placements" in top:
+        for node in rd.sequence(top["placements"][1], "placements"):
+            f = rd.mapping(node, "a placement")
+            rd.unknown_keys(f, PLACEMENT_KEYS, "a placement")
+            kind = "symbol" if "symbol" in f else "terrain" if "terrain" in f else None
+            what = "race" if "race" in f else "marker" if "marker" in f else None
+            if kind is None or what is None:
+                rd.error(node, "SW230", "a placement needs `symbol:` or `terrain:`, and `race:` or `marker:`")
+                continue
+            count = rd.integer(f["count"][1], "count", 1) if "count" in f else 1
+            pl = Placement(kind, rd.text(f[kind][1], kind) or "", **{what: rd.text(f[what][1], what) or ""},
+                           count=count or 1)
+            m.placements.append((pl, node))
+    if "pools" in top:
+        for name, (_, vnode) in rd.mapping(top["pools"][1], "pools").items():
+            m.pools[name] = [(rd.text(n, "marker") or "", n) for n in rd.sequence(vnode, f"pool {name}")]
+    return m
+
+
+def load_packs(refs: list[str]) -> LoadedPack:
+    """Load and compile packs (a mix when several); never raises on bad input."""
+    diags: list[Diagnostic] = []
+    sources: dict[str, str] = {}
+    manifests: list[Manifest] = []
+    seen: set[Path] = set()
+
+    def add(ref: str, via: Manifest | None = None) -> None:
+        folder = resolve_pack(ref).resolve() if via is None else (via.path.parent / ref).resolve()
+        if via is not None and not folder.is_dir():
+            folder = resolve_pack(ref).resolve()
+        if folder in seen:
+            return
+        seen.add(folder)
+        m = read_manifest(folder, diags, sources)
+        if m is None:
+            return
+        for req in m.requires:
+            add(req, m)
+        manifests.append(m)
+
+    for ref in refs:
+        add(ref)
+    names = PackNames()
+    for m in manifests:
+        names.terrains |= m.terrains
+        names.symbols |= m.symbols
+        names.pools |= set(m.pools)
+    decls: list[ast.Decl] = []
+    for m in manifests:
+        for path in _rule_files(m):
+            text = _read(path, diags, sources)
+            if text is not None:
+                got, errs = parse_source(text, str(path))
+                decls.extend(got)
+                diags.extend(errs)
+    by_name: dict[tuple[str, str], ast.Decl] = {}
+    for d in decls:
+        family = "piece" if d.kind in ("marker", "relic", "place") else d.kind
+        key = (family, d.name)
+        if key in by_name:
+            first = by_name[key]
+            diags.append(Diagnostic(d.path, d.name_span, "SW124", f"{d.kind} '{d.name}' is declared twice",
+                                    f"the first is at {first.path}:{first.name_span.line}; rename one"))
+            continue
+        by_name[key] = d
+        if d.kind == "race":
+            names.races.add(d.name)
+            names.tags |= {a for i in d.items if isinstance(i, ast.Prop) and i.name == "tags" for a in i.args}
+        elif d.kind == "power":
+            names.powers.add(d.name)
+            names.tags |= {a for i in d.items if isinstance(i, ast.Prop) and i.name == "tags" for a in i.args}
+        elif family == "piece":
+            names.markers.add(d.name)
+    unique = list(by_name.values())
+    checked = check(unique, names)
+    diags.extend(checked.diagnostics)
+    placed = {pl.marker for m in manifests for pl, _ in m.placements if pl.marker}
+    placed |= {n for m in manifests for members in m.pools.values() for n, _ in members}
+    diags.extend(unused_markers(unique, checked, placed))
+    setups = _setups(manifests, names, diags, sources)
+    ruleset = None
+    if not any(d.is_error for d in diags):
+        contents = compile_decls(unique, checked)
+        first = manifests[0] if manifests else None
+        ruleset = Ruleset(
+            name="+".join(m.name for m in manifests) or "empty",
+            races={c.name: c for c in contents if c.kind == "race"},
+            powers={c.name: c for c in contents if c.kind == "power"},
+            markers={c.name: c for c in contents if c.kind in ("marker", "relic", "place")},
+            rules=[c for c in contents if c.kind == "rule"],
+            setups=setups,
+            market=next((m.market for m in manifests if m.market), Market()),
+            die=next((m.die for m in manifests if m.die), (0, 0, 0, 1, 2, 3)),
+            bank=next((m.coins for m in manifests if m.coins), 1000),
+        )
+        if first is not None and not ruleset.setups:
+            diags.append(Diagnostic(str(first.path / "pack.yaml"), Span(), "SW231", "no setup for any player count",
+                                    "add `setup:` with at least one player count", "warning"))
+    return LoadedPack(ruleset, manifests, diags, sources, unique)
+
+
+def _rule_files(m: Manifest) -> list[Path]:
+    files: set[Path] = set()
+    for pattern in m.rules:
+        for p in m.path.glob(pattern):
+            if p.is_file() and "tests" not in p.relative_to(m.path).parts:
+                files.add(p)
+    return sorted(files)
+
+
+def _setups(manifests: list[Manifest], names: PackNames, diags: list[Diagnostic],
+            sources: dict[str, str]) -> dict[int, Setup]:
+    setups: dict[int, Setup] = {}
+    placements: list[Placement] = []
+    pools: dict[str, tuple[str, ...]] = {}
+    for m in manifests:
+        rd = Reader(str(m.path / "pack.yaml"), diags)
+        for pl, node in m.placements:
+            vocab = names.symbols if pl.match_kind == "symbol" else names.terrains
+            if pl.match not in vocab:
+                rd.error(node, "SW232", f"placement on unknown {pl.match_kind} '{pl.match}'",
+                         did_you_mean(pl.match, vocab) or "")
+            elif pl.race and pl.race not in names.races:
+                rd.error(node, "SW232", f"placement of unknown race '{pl.race}'", did_you_mean(pl.race, names.races))
+            elif pl.marker and pl.marker not in names.markers:
+                rd.error(node, "SW232", f"placement of unknown marker '{pl.marker}'",
+                         did_you_mean(pl.marker, names.markers))
+            else:
+                placements.append(pl)
+        for name, members in m.pools.items():
+            for member, node in members:
+                if member not in names.markers:
+                    rd.error(node, "SW233", f"pool '{name}' names unknown marker '{member}'",
+                             did_you_mean(member, names.markers))
+            pools[name] = tuple(n for n, _ in members)
+    for m in manifests:
+        for count, entry in m.setup.items():
+            if count in setups or "map" not in entry or not entry["map"][0]:
+                continue
+            rel, node = entry["map"]
+            path = m.path / rel
+            if not path.is_file():
+                Reader(str(m.path / "pack.yaml"), diags).error(node, "SW234", f"map file '{rel}' not found",
+                                                               "the path is relative to the pack folder")
+                continue
+            text = _read(path, diags, sources)
+            if text is None:
+                continue
+            board, errs = load_map(text, str(path), names.terrains, names.symbols)
+            diags.extend(errs)
+            if board is not None:
+                setups[count] = Setup(count, board, entry["rounds"] or 10, entry["coins"] or 0,
+                                      tuple(placements), dict(pools))
+    return setups
+
+
+def load_ruleset(refs: list[str]) -> Ruleset:
+    """The ruleset of packs that must be valid (simulate, replay, test)."""
+    loaded = load_packs(refs)
+    errors = [d for d in loaded.diagnostics if d.is_error]
+    if errors or loaded.ruleset is None:
+        raise PackError(errors or [Diagnostic(",".join(refs), Span(), "SW222", "no pack loaded")])
+    return loaded.ruleset
