@@ -1,0 +1,75 @@
+"""Bots play through legal_actions like anyone else."""
+
+from __future__ import annotations
+
+import random
+
+from swdsl.engine.legal import Action, apply_legal, legal_actions
+from swdsl.engine.state import Game
+from swdsl.engine.stats import conquest_cost
+
+
+class RandomBot:
+    """Uniform over the legal actions, from its own seeded generator."""
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game, actions: list[Action]) -> Action:
+        return actions[self.rng.randrange(len(actions))]
+
+
+class GreedyBot:
+    """Takes the action worth the most coins this turn, by a cheap estimate:
+    the richest affordable combo, then every conquest it can pay for (cheapest
+    first, since each region scores 1), abilities when offered, decline when the
+    active race can no longer expand; ties broken by its seeded generator."""
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+
+    def value(self, game: Game, a: Action) -> float:
+        k = a.kind
+        inst = game.acting
+        if k == "pick":
+            race, power = game.visible_combos()[a.a]
+            rs = game.ruleset
+            return rs.races[race].tokens + rs.powers[power].tokens + game.market.coins[a.a] - a.a
+        if k == "conquer":
+            return 10 - conquest_cost(game, inst, a.a) / 10
+        if k == "final":
+            return 5
+        if k == "ability":
+            return 8
+        if k == "decline":
+            return 9.5 if inst is not None and inst.hand < 3 and len(inst.regions) > 3 else -1
+        if k == "place":
+            return 1 + 1 / (1 + game.tokens[a.a])
+        if k == "gather":
+            return -1
+        return 0
+
+    def choose(self, game: Game, actions: list[Action]) -> Action:
+        best, out = None, []
+        for a in actions:
+            v = self.value(game, a)
+            if best is None or v > best:
+                best, out = v, [a]
+            elif v == best:
+                out.append(a)
+        return out[self.rng.randrange(len(out))]
+
+
+BOTS = {"random": RandomBot, "greedy": GreedyBot}
+
+
+def play(game: Game, bots: list, check=None, limit: int = 100_000) -> int:
+    """Play to the end; `check(game)` after every action. Returns actions played."""
+    n = 0
+    while not game.over and n < limit:
+        actions = legal_actions(game)
+        apply_legal(game, bots[game.actor].choose(game, actions))
+        n += 1
+        if check is not None:
+            check(game)
+    return n

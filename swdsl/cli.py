@@ -1,0 +1,303 @@
+"""The command line: check | test | info | simulate | replay.
+
+Exit codes: 0 success, 1 findings or failures, 2 usage errors. No input a user
+gives — packs, maps, scenarios, saved games, arguments — ends in a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from swdsl.diagnostics import Diagnostic, PackError, Span, render_text
+from swdsl.resources import DEFAULT_PACK, bundled_packs_dir
+
+
+class _Group(click.Group):
+    def main(self, *args, **kwargs):  # usage errors in our format, exit 2
+        kwargs["standalone_mode"] = False
+        try:
+            return super().main(*args, **kwargs)
+        except click.UsageError as err:
+            cmd = err.ctx.command_path if err.ctx else "swdsl"
+            click.echo(f"{cmd}: SW300 {err.format_message()}", err=True)
+            click.echo(f"      hint: see '{cmd} --help'", err=True)
+            sys.exit(2)
+        except click.exceptions.Abort:
+            click.echo("aborted", err=True)
+            sys.exit(1)
+        except click.exceptions.Exit as e:
+            sys.exit(e.exit_code)
+        except click.ClickException as err:
+            err.show()
+            sys.exit(err.exit_code)
+
+
+@click.group(cls=_Group)
+@click.version_option(package_name="swdsl")
+def main() -> None:
+    """Small World rules engine and pack tools."""
+
+
+def _show(diags: list[Diagnostic], sources: dict[str, str]) -> None:
+    if diags:
+        click.echo(render_text(diags, sources), err=True)
+
+
+def _packs_arg(packs: tuple[str, ...]) -> list[str]:
+    return list(packs) or [DEFAULT_PACK]
+
+
+# ---- check --------------------------------------------------------------------
+
+
+def _pack_root(path: Path) -> Path | None:
+    for folder in [path] + list(path.parents):
+        if (folder / "pack.yaml").is_file():
+            return folder
+    return None
+
+
+@main.command()
+@click.argument("paths", nargs=-1)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "github", "sarif", "junit"]), default="text")
+@click.option("--strict", is_flag=True, help="warnings fail too")
+def check(paths: tuple[str, ...], fmt: str, strict: bool) -> None:
+    """Validate packs (folders) or single files; no argument checks the bundled packs."""
+    from swdsl.packs.loader import load_packs
+    from swdsl.report import render
+
+    targets = list(paths) or sorted(str(p) for p in bundled_packs_dir().iterdir() if (p / "pack.yaml").is_file())
+    diags: list[Diagnostic] = []
+    sources: dict[str, str] = {}
+    packs: dict[str, list[str]] = {}
+    for t in targets:
+        p = Path(t)
+        if not p.exists() and "/" not in t and (bundled_packs_dir() / t).is_dir():
+            p = bundled_packs_dir() / t
+        if not p.exists():
+            diags.append(Diagnostic(t, Span(), "SW222", f"no such pack or file '{t}'", "give a pack folder or a file"))
+            packs.setdefault(t, [])
+            continue
+        only = None
+        if p.is_file():
+            root = _pack_root(p.parent)
+            only = _display(p)
+            if root is None:
+                diags.append(Diagnostic(only, Span(), "SW235", "this file is not inside a pack",
+                                        "files are checked with their pack's terrains and markers; "
+                                        "put it in a folder with a pack.yaml"))
+                packs.setdefault(only, []).append(only)
+                continue
+            p = root
+        loaded = load_packs([str(p)])
+        sources.update({_display(Path(k)): v for k, v in loaded.sources.items()})
+        found = [_relative(d) for d in loaded.diagnostics]
+        if only is not None:
+            found = [d for d in found if d.path == only]
+            packs.setdefault(loaded.manifests[0].name if loaded.manifests else t, []).append(only)
+        else:
+            name = loaded.manifests[-1].name if loaded.manifests else t
+            files = sorted({_display(Path(k)) for k in loaded.sources})
+            packs.setdefault(name, []).extend(files)
+        diags.extend(found)
+    diags = _dedupe(diags)
+    click.echo(render(fmt, diags, sources, packs, strict))
+    failed = any(d.is_error for d in diags) or (strict and diags)
+    sys.exit(1 if failed else 0)
+
+
+def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
+    seen, out = set(), []
+    for d in diags:
+        key = (d.path, d.span, d.code, d.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
+
+
+def _display(path: Path) -> str:
+    try:
+        return os.path.relpath(path.resolve())
+    except ValueError:
+        return str(path)
+
+
+def _relative(d: Diagnostic) -> Diagnostic:
+    from attrs import evolve
+
+    return evolve(d, path=_display(Path(d.path)))
+
+
+# ---- info ---------------------------------------------------------------------
+
+
+@main.command()
+@click.argument("packs", nargs=-1)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+def info(packs: tuple[str, ...], fmt: str) -> None:
+    """What a pack contains: races, powers, markers, rules and maps."""
+    from swdsl.packs.loader import load_ruleset
+
+    refs = _packs_arg(packs)
+    try:
+        rs = load_ruleset(refs)
+    except PackError as err:
+        _show([_relative(d) for d in err.diagnostics], {})
+        sys.exit(1)
+    data = {
+        "name": rs.name,
+        "races": [{"name": r.name, "tokens": r.tokens, "supply": r.supply, "tags": list(r.tags),
+                   "neutral": r.neutral, "doc": r.doc} for r in rs.races.values()],
+        "powers": [{"name": p.name, "tokens": p.tokens, "tags": list(p.tags), "doc": p.doc}
+                   for p in rs.powers.values()],
+        "markers": [{"name": m.name, "kind": m.kind, "defense": m.defense, "immune": m.immune, "limit": m.limit,
+                     "doc": m.doc} for m in rs.markers.values()],
+        "rules": [{"name": r.name, "doc": r.doc} for r in rs.rules],
+        "maps": [{"name": s.board.name, "players": n, "regions": len(s.board), "borders": s.board.border_count,
+                  "rounds": s.rounds} for n, s in sorted(rs.setups.items())],
+    }
+    if fmt == "json":
+        click.echo(json.dumps(data, indent=2))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    console.print(f"[bold]{rs.name}[/bold]")
+    for title, rows, cols in (
+        ("Races", data["races"], ("name", "tokens", "supply")),
+        ("Powers", data["powers"], ("name", "tokens")),
+        ("Markers", data["markers"], ("name", "kind", "defense", "limit")),
+        ("Rules", data["rules"], ("name", "doc")),
+        ("Maps", data["maps"], ("players", "name", "regions", "borders", "rounds")),
+    ):
+        table = Table(title=f"{title} ({len(rows)})")
+        for c in cols:
+            table.add_column(c)
+        for row in rows:
+            table.add_row(*[str(row[c]) if row[c] is not None else "—" for c in cols])
+        console.print(table)
+
+
+# ---- simulate -----------------------------------------------------------------
+
+
+@main.command()
+@click.option("--players", type=click.IntRange(1, 8), default=2, show_default=True)
+@click.option("--games", type=click.IntRange(1, 10_000_000), default=10, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--bots", type=click.Choice(["random", "greedy"]), default="random", show_default=True)
+@click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True)
+@click.option("--pack", "packs", multiple=True, help="pack name or folder (repeat to mix); default: classic")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@click.option("--check-invariants", is_flag=True, help="check the invariants after every action")
+@click.option("--save-dir", type=click.Path(file_okay=False), help="write each game as a replayable JSON file")
+def simulate(players, games, seed, bots, jobs, packs, fmt, check_invariants, save_dir) -> None:
+    """Play games with bots and report wins, scores and speed."""
+    from swdsl.packs.loader import load_ruleset
+    from swdsl.sim import Job, simulate as run, summary
+
+    refs = _packs_arg(packs)
+    try:
+        rs = load_ruleset(refs)
+    except PackError as err:
+        _show([_relative(d) for d in err.diagnostics], {})
+        sys.exit(1)
+    if players not in rs.setups:
+        raise click.BadParameter(f"the pack has no setup for {players} players (it has: "
+                                 f"{', '.join(map(str, sorted(rs.setups))) or 'none'})", param_hint="--players")
+    if save_dir:
+        folder = Path(save_dir)
+        folder.mkdir(parents=True, exist_ok=True)
+        clash = [f for i in range(games) if (f := folder / f"game-{seed}-{i:05d}.json").exists()]
+        if clash:
+            click.echo(f"{_display(clash[0])}:1:1: SW301 a saved game would be overwritten "
+                       f"({len(clash)} file(s))", err=True)
+            click.echo("      hint: choose another --save-dir or --seed, or remove the old files", err=True)
+            sys.exit(1)
+    job = Job(tuple(refs), players, seed, bots, check_invariants, save_dir)
+    progress = None
+    if sys.stderr.isatty() and not os.environ.get("CI"):
+        from rich.progress import Progress
+
+        bar = Progress(transient=True)
+        bar.start()
+        task = bar.add_task("simulating", total=games)
+        progress = lambda n: bar.advance(task, n)  # noqa: E731
+    try:
+        results, seconds = run(job, games, jobs, progress)
+    finally:
+        if progress:
+            bar.stop()
+    out = summary(job, results, seconds)
+    if fmt == "json":
+        click.echo(json.dumps(out, indent=2))
+    else:
+        click.echo(f"{out['games']} games, {players} players, {bots} bots, packs {'+'.join(refs)}, seed {seed}")
+        for s in range(players):
+            click.echo(f"  seat {s + 1}: {out['wins'][s]} wins, mean score {out['mean_score'][s]}")
+        click.echo(f"  {out['seconds']} s, {out['games_per_second']} games/s, {out['actions']} actions")
+        if check_invariants:
+            v = out["invariant_violations"]
+            click.echo(f"  invariants: {'all held' if not v else f'{len(v)} violation(s)'}")
+            for line in v[:10]:
+                click.echo(f"    {line}")
+    if check_invariants and out["invariant_violations"]:
+        sys.exit(1)
+
+
+# ---- replay -------------------------------------------------------------------
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+def replay(file: str) -> None:
+    """Replay a saved game; exit 0 only if the final state matches its checksum."""
+    from swdsl.engine.legal import IllegalAction
+    from swdsl.engine.replay import checksum, replay as run
+    from swdsl.packs.loader import load_ruleset
+
+    def fail(code: str, message: str, hint: str, line: int = 1, col: int = 1) -> None:
+        click.echo(f"{file}:{line}:{col}: {code} {message}", err=True)
+        click.echo(f"      hint: {hint}", err=True)
+        sys.exit(1)
+
+    try:
+        text = Path(file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        fail("SW310", f"cannot read the saved game: {err}", "give a file written by `swdsl simulate --save-dir`")
+    try:
+        rec = json.loads(text)
+    except json.JSONDecodeError as err:
+        fail("SW311", f"not valid JSON: {err.msg}", "the file is damaged; save the game again", err.lineno, err.colno)
+    need = {"packs": list, "players": int, "seed": int, "actions": list, "checksum": str}
+    if not isinstance(rec, dict) or any(not isinstance(rec.get(k), t) for k, t in need.items()):
+        fail("SW312", "not a saved game", "a saved game has packs, players, seed, actions and checksum")
+    try:
+        rs = load_ruleset([str(p) for p in rec["packs"]])
+    except PackError as err:
+        _show([_relative(d) for d in err.diagnostics], {})
+        sys.exit(1)
+    if rec["players"] not in rs.setups:
+        fail("SW313", f"the packs have no setup for {rec['players']} players", "the packs changed since the save")
+    try:
+        game = run(rs, rec)
+    except IllegalAction as err:
+        fail("SW314", f"the game does not replay: {err}", "the packs or the engine changed since the game was saved")
+    except (TypeError, ValueError, KeyError, IndexError) as err:
+        fail("SW312", f"malformed action list: {err}", "a saved game's actions are [kind, a, b] lists")
+    actual = checksum(game)
+    if actual != rec["checksum"]:
+        fail("SW315", "the final state differs from the saved checksum",
+             "the packs or the engine changed since the game was saved")
+    click.echo(f"{file}: replayed {len(rec['actions'])} actions; final state matches")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
