@@ -134,6 +134,63 @@ def _relative(d: Diagnostic) -> Diagnostic:
     return evolve(d, path=_display(Path(d.path)))
 
 
+# ---- test ---------------------------------------------------------------------
+
+
+@main.command("test")
+@click.argument("packs", nargs=-1)
+@click.option("--format", "fmt", type=click.Choice(["text", "junit"]), default="text")
+def test_cmd(packs: tuple[str, ...], fmt: str) -> None:
+    """Run the scenario tests in each pack's tests/ folder."""
+    from xml.sax.saxutils import escape, quoteattr
+
+    from swdsl.packs.loader import load_ruleset, resolve_pack
+    from swdsl.scenarios import load_file, scenario_files
+
+    refs = list(packs) or sorted(p.name for p in bundled_packs_dir().iterdir() if (p / "tests").is_dir())
+    failed = False
+    suites = []
+    for ref in refs:
+        try:
+            rs = load_ruleset([ref])
+        except PackError as err:
+            _show([_relative(d) for d in err.diagnostics], {})
+            failed = True
+            continue
+        outcomes, problems = [], []
+        files = scenario_files(resolve_pack(ref))
+        for f in files:
+            got, diags = load_file(f, rs)
+            outcomes += got
+            problems += [_relative(d) for d in diags]
+        if problems:
+            _show(problems, {})
+            failed = True
+        bad = [o for o in outcomes if o.failures]
+        failed = failed or bool(bad) or not outcomes
+        suites.append((rs.name, outcomes))
+        if fmt == "text":
+            for o in bad:
+                for fl in o.failures:
+                    click.echo(f"{_display(Path(fl.path))}:{fl.line}: FAIL {o.name}: {fl.message}")
+            click.echo(f"{rs.name}: {len(outcomes) - len(bad)} passed, {len(bad)} failed "
+                       f"({len(files)} files)")
+    if fmt == "junit":
+        lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<testsuites>"]
+        for name, outcomes in suites:
+            fails = sum(bool(o.failures) for o in outcomes)
+            lines.append(f"  <testsuite name={quoteattr(name)} tests=\"{len(outcomes)}\" failures=\"{fails}\">")
+            for o in outcomes:
+                body = "".join(f"<failure message={quoteattr(fl.message)}>{escape(_display(Path(fl.path)))}:"
+                               f"{fl.line}: {escape(fl.message)}</failure>" for fl in o.failures)
+                lines.append(f"    <testcase classname={quoteattr(_display(Path(o.path)))} "
+                             f"name={quoteattr(o.name)}>{body}</testcase>")
+            lines.append("  </testsuite>")
+        lines.append("</testsuites>")
+        click.echo("\n".join(lines))
+    sys.exit(1 if failed else 0)
+
+
 # ---- info ---------------------------------------------------------------------
 
 

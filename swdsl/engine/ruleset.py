@@ -47,6 +47,8 @@ class Ruleset:
     market: Market = Market()
     die: tuple[int, ...] = (0, 0, 0, 1, 2, 3)
     bank: int = 1000
+    terrains: frozenset[str] = frozenset()
+    symbols: frozenset[str] = frozenset()
     rule_mods: dict[str, tuple[Modifier, ...]] = attrs.field(factory=dict)
     rule_triggers: dict[str, tuple[Trigger, ...]] = attrs.field(factory=dict)
     hooked_markers: frozenset[str] = frozenset()
@@ -66,7 +68,3 @@ class Ruleset:
     @property
     def banners(self) -> list[str]:
         return [n for n, r in self.races.items() if not r.neutral]
-
-    @property
-    def coin_total(self) -> int:
-        return self.bank

@@ -267,6 +267,7 @@ def load_packs(refs: list[str]) -> LoadedPack:
             market=next((m.market for m in manifests if m.market), Market()),
             die=next((m.die for m in manifests if m.die), (0, 0, 0, 1, 2, 3)),
             bank=next((m.coins for m in manifests if m.coins), 1000),
+            terrains=frozenset(names.terrains), symbols=frozenset(names.symbols),
         )
         if first is not None and not ruleset.setups:
             diags.append(Diagnostic(str(first.path / "pack.yaml"), Span(), "SW231", "no setup for any player count",
