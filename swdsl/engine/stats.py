@@ -141,7 +141,7 @@ class Explanation:
         parts = []
         for source, op, v, before, after in self.steps:
             if op == "set":
-                parts.append(f"{source} = {v}")
+                parts.append(f"{source} {v}" if not parts else f"{source} sets {v}")
             else:
                 parts.append(f"{'+' if v >= 0 else '-'}{abs(v)} {source}")
         return f"{self.stat} {self.value} = " + " ".join(parts)
