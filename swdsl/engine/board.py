@@ -20,6 +20,7 @@ class Board:
     regions: tuple[Region, ...]
     neighbours: tuple[frozenset[int], ...]
     by_id: dict[str, int] = attrs.field(eq=False)
+    memo: dict = attrs.field(factory=dict, eq=False, repr=False)  # map-only values rules computed once
 
     @classmethod
     def build(cls, name: str, regions: list[Region], borders: list[tuple[int, int]]) -> "Board":

@@ -145,10 +145,43 @@ def legal_actions(game: Game) -> list[Action]:
     return []
 
 
+def is_legal(game: Game, action: Action) -> bool:
+    """Whether `action` is in legal_actions(game), decided without listing them
+    all (replays check every action this way). Uses the same predicates as
+    legal_actions; a property test keeps the two in agreement."""
+    kind, a = action.kind, action.a
+    phase, inst = game.phase, game.acting
+    region = isinstance(a, int) and not isinstance(a, bool) and 0 <= a < len(game.board)
+    if phase == "conquer" and kind in ("conquer", "final"):
+        if not region or a in inst.regions or inst.hand <= 0 or action.b is not None or not can_target(game, inst, a):
+            return False
+        cost = conquest_cost(game, inst, a)
+        if kind == "conquer":
+            return cost <= inst.hand
+        return 0 < cost - inst.hand <= 3 and bool(fold(game, "conquest.final", True, inst, {}))
+    if phase == "redeploy" and kind == "place":
+        return region and action.b is None and inst.hand > 0 and a in inst.regions
+    if phase == "redeploy" and kind == "gather":
+        return region and action.b is None and a in inst.regions and game.tokens[a] > 1 \
+            and a not in game.gathered and a not in game.placed
+    if phase == "redeploy" and kind == "end":
+        return a is None and action.b is None and (inst.hand <= 0 or not inst.regions)
+    if phase == "conquer" and kind == "end":
+        return a is None and action.b is None
+    if phase == "defend" and kind == "place":
+        return region and action.b is None and a in inst.regions
+    if kind == "ability" and phase in ("conquer", "redeploy"):
+        return action in ability_actions(game, inst, "conquest" if phase == "conquer" else "redeploy")
+    if phase == "pick" and kind == "pick":
+        return isinstance(a, int) and not isinstance(a, bool) and 0 <= a < len(game.visible_combos()) \
+            and a <= game.players[game.current].coins and action.b is None
+    return action in legal_actions(game)
+
+
 def apply(game: Game, action: Action) -> None:
     """Play one action; an action not in legal_actions is refused unchanged."""
     action = Action(*action)
-    if action not in legal_actions(game):
+    if not is_legal(game, action):
         raise IllegalAction(explain_illegal(game, action))
     apply_legal(game, action)
 

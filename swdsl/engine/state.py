@@ -34,6 +34,8 @@ class RaceInst:
     mods: dict[str, tuple[Modifier, ...]] = attrs.field(factory=dict)
     triggers: dict[str, tuple[Trigger, ...]] = attrs.field(factory=dict)
     abilities: tuple[Ability, ...] = ()
+    # per stat: the modifiers that apply in the race's current state (rules first)
+    fold_cache: dict[str, tuple[Modifier, ...]] = attrs.field(factory=dict)
 
     def __attrs_post_init__(self) -> None:
         self.rebuild_hooks()
@@ -54,6 +56,7 @@ class RaceInst:
         self.mods = {k: tuple(v) for k, v in mods.items()}
         self.triggers = {k: tuple(v) for k, v in trigs.items()}
         self.abilities = tuple(abilities)
+        self.fold_cache.clear()
 
     def scope_ok(self, scope: str) -> bool:
         if scope == "always":

@@ -52,18 +52,25 @@ def _held_marker_mods(game: Game, inst: RaceInst | None, stat: str, target: int 
     return out
 
 
+def _applicable(game: Game, stat: str, inst: RaceInst) -> tuple[Modifier, ...]:
+    mods = list(game.ruleset.rule_mods.get(stat, ())) + list(inst.mods.get(stat, ()))
+    return tuple(m for m in mods if m.scope == "always" or (m.scope == "declined") == inst.declined)
+
+
 def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, Any], parts: list | None = None):
     """The value of `stat` for `inst` given `base`; appends steps to `parts` if given."""
-    mods: list[Modifier] = list(game.ruleset.rule_mods.get(stat, ()))
     if inst is not None:
-        mods.extend(inst.mods.get(stat, ()))
-    mods.extend(_held_marker_mods(game, inst, stat, b.get("target")))
+        mods = inst.fold_cache.get(stat)
+        if mods is None:
+            mods = inst.fold_cache[stat] = _applicable(game, stat, inst)
+    else:
+        mods = game.ruleset.rule_mods.get(stat, ())
+    if game.ruleset.hooked_markers:
+        mods = mods + tuple(_held_marker_mods(game, inst, stat, b.get("target")))
     value = base
     if mods:
         ctx = Ctx(game, inst, b)
         for m in mods:
-            if inst is not None and m.scope != "always" and (m.scope == "declined") != inst.declined:
-                continue
             if m.when is not None and not m.when(ctx):
                 continue
             before = value
@@ -75,12 +82,15 @@ def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, A
                 value = min(value, m.cap(ctx))
             if parts is not None:
                 parts.append((m.source, m.op, v, before, value))
-    spec = STATS[stat]
-    if spec.floor is not None and value < spec.floor:
+    floor = _FLOORS.get(stat)
+    if floor is not None and value < floor:
         if parts is not None:
-            parts.append(("floor", "set", spec.floor, value, spec.floor))
-        value = spec.floor
+            parts.append(("floor", "set", floor, value, floor))
+        value = floor
     return value
+
+
+_FLOORS = {name: s.floor for name, s in STATS.items() if s.floor is not None}
 
 
 def region_defense(game: Game, region: int, attacker: RaceInst | None, parts: list | None = None) -> int:

@@ -245,6 +245,7 @@ def decline(game: Game, inst: RaceInst) -> None:
     keeps = {r: max(0, min(game.tokens[r], fold(game, "decline.keep", 1, inst, {"target": r})))
              for r in sorted(inst.regions)}
     inst.declined = True
+    inst.fold_cache.clear()
     defs = game.ruleset.markers
     for r in range(len(game.markers)):
         if game.markers[r]:

@@ -322,7 +322,33 @@ class Compiler:
                     out.append(x)
             ctx.it = saved
             return out
+        if isinstance(e.base, ast.RegionSet) and e.base.qual == "all" and self.static(e.cond):
+            return _per_board(filtered)
         return filtered
+
+    def static(self, e) -> bool:
+        """True if `e` depends only on the map (terrain, symbols, edge, borders):
+        such a selection is computed once per map, not at every evaluation."""
+        if isinstance(e, ast.Int):
+            return True
+        if isinstance(e, ast.Ref):
+            return self.res.get(id(e), ("?",))[0] in ("it", "terrain") or e.name in ("true", "false")
+        if isinstance(e, ast.BoolOp):
+            return self.static(e.left) and self.static(e.right)
+        if isinstance(e, ast.Not):
+            return self.static(e.value)
+        if isinstance(e, ast.Filtered):
+            return isinstance(e.base, ast.RegionSet) and e.base.qual == "all" and self.static(e.cond)
+        if isinstance(e, ast.Test):
+            res = self.res.get(id(e), ("?",))
+            subject_ok = e.subject is None or self.static(e.subject)
+            if res[0] in ("terrain_is", "terrain_in", "symbol"):
+                return subject_ok
+            if res[0] == "state" and res[2] == "edge":
+                return subject_ok
+            if res[0] == "borders":
+                return subject_ok and self.static(e.arg)
+        return False
 
     def _test(self, e: ast.Test):
         subject = self.expr(e.subject) if e.subject is not None else (lambda ctx: ctx.it)
@@ -362,6 +388,8 @@ class Compiler:
                 nb = ctx.game.board.neighbours[r]
                 if isinstance(other, int):
                     return other in nb
+                if isinstance(other, frozenset):
+                    return not nb.isdisjoint(other)
                 return any(x in nb for x in other)
         elif kind == "was":
             test = _WAS[(res[1], res[2])](subject)
@@ -370,6 +398,17 @@ class Compiler:
         if negate:
             return lambda ctx: not test(ctx)
         return test
+
+
+def _per_board(fn):
+    """Memoise a map-only selection in the board it was computed on."""
+    def cached(ctx):
+        memo = ctx.game.board.memo
+        got = memo.get(cached)
+        if got is None:
+            got = memo[cached] = frozenset(fn(ctx))
+        return got
+    return cached
 
 
 def _has_tag(inst, name: str) -> bool:
