@@ -97,9 +97,9 @@ class _ScriptedDice(random.Random):
 
 
 GIVEN_KEYS = {"players", "map", "empty_board", "coins", "current", "round", "races", "markers", "dice", "market",
-              "phase"}
+              "market_coins", "phase"}
 EXPECT_KEYS = {"coins", "regions", "hand", "races", "cost", "legal", "illegal", "phase", "round", "current",
-               "tray", "winner", "market"}
+               "tray", "winner", "market", "market_coins", "stack_bottom"}
 
 
 def load_file(path: Path, ruleset: Ruleset) -> tuple[list[Outcome], list[Diagnostic]]:
@@ -202,6 +202,8 @@ def build(path: Path, given: dict, ruleset: Ruleset, line: int) -> Game:
             game.players[seat].coins = int(c)
     if "market" in given:
         _set_market(game, given["market"], _lines(given, "market", line))
+    if "market_coins" in given:
+        _set_market_coins(game, given["market_coins"], _lines(given, "market_coins", line))
     for k, spec in enumerate(given.get("races", [])):
         _place_race(game, spec, given["races"].lines[k] if hasattr(given["races"], "lines") else line)
     for rid, names in (given.get("markers") or {}).items():
@@ -251,6 +253,17 @@ def _set_market(game: Game, combos, line: int) -> None:
         (m.powers if power in m.powers else m.discard).remove(power)
     m.banners[:0] = [c[0] for c in wanted]
     m.powers[:0] = [c[1] for c in wanted]
+
+
+def _set_market_coins(game: Game, coins, line: int) -> None:
+    """Coins lying on the visible combos, from the top; they come from the bank."""
+    m = game.market
+    if not isinstance(coins, list) or len(coins) > len(m.coins) or any(not isinstance(c, int) or c < 0
+                                                                       for c in coins):
+        raise ScenarioError(line, f"market_coins is a list of at most {len(m.coins)} coin counts, not {coins!r}")
+    for i, c in enumerate(coins):
+        game.bank += m.coins[i] - c
+        m.coins[i] = c
 
 
 def _place_race(game: Game, spec: dict, line: int) -> None:
@@ -411,13 +424,20 @@ def check(path: Path, name: str, game: Game, exp: dict, line: int) -> list[Failu
             fail("cost", f"cost of region {rid}: expected {want}, got {why}")
     legal = legal_actions(game)
     texts = {_action_text(game, a) for a in legal}
+
+    def is_legal(text: str) -> bool:  # compare actions, not texts: `p2` and region 2 differ
+        try:
+            return parse_action(game, text, line) in legal
+        except ScenarioError:
+            return False  # e.g. an ability the acting race does not have
+
     for k, t in enumerate(exp.get("legal") or []):
-        if str(t) not in texts:
+        if not is_legal(str(t)):
             fail("legal", f"expected '{t}' to be legal; legal now: {', '.join(sorted(texts)) or 'nothing'}")
     for item in exp.get("illegal") or []:
         text = item["action"] if isinstance(item, dict) else str(item)
         reason = item.get("reason", "") if isinstance(item, dict) else ""
-        if text in texts:
+        if is_legal(text):
             fail("illegal", f"expected '{text}' to be illegal, but it is legal")
             continue
         if reason:
@@ -437,6 +457,16 @@ def check(path: Path, name: str, game: Game, exp: dict, line: int) -> list[Failu
         got = [list(c) for c in game.visible_combos()][: len(exp["market"])]
         if got != [list(c) for c in exp["market"]]:
             fail("market", f"market: expected {exp['market']}, got {got}")
+    if "market_coins" in exp:
+        got = list(game.market.coins[: len(exp["market_coins"])])
+        if got != [int(c) for c in exp["market_coins"]]:
+            fail("market_coins", f"market_coins: expected {exp['market_coins']}, got {got}")
+    if "stack_bottom" in exp:
+        want = [str(b) for b in exp["stack_bottom"]]
+        got = game.market.banners[-len(want):] if want else []
+        if got != want:
+            fail("stack_bottom", f"stack_bottom: expected the banner queue to end with {want}, "
+                                 f"got {game.market.banners}")
     if "winner" in exp:
         if winner(game) + 1 != int(exp["winner"]):
             fail("winner", f"winner: expected player {exp['winner']}, got player {winner(game) + 1}")

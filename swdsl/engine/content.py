@@ -23,7 +23,7 @@ class Modifier:
     floor: Fn | None
     cap: Fn | None
     scope: str  # active | declined | always
-    source: str  # "Giants", for explain()
+    source: str  # the declaration it comes from, for explain()
 
 
 @attrs.frozen

@@ -212,7 +212,7 @@ DECL_PROPS = {
     "race": {
         "banner": ("int", "the banner number: tokens the race brings to a combo"),
         "supply": ("int", "tokens of this race in the box"),
-        "tags": ("names", "free labels (a faction, a family) that rules can test with `has`"),
+        "tags": ("names", "free labels (a side, a family) that rules can test with `has`"),
         "neutral": ("flag", "a race that belongs to nobody (placed by setup, never in the market)"),
     },
     "power": {

@@ -240,6 +240,8 @@ class Checker:
 
     # ---- effects
     def effects(self, env: _Env, effects: tuple[ast.Effect, ...], depth: int = 0) -> None:
+        if not effects:
+            return
         if len(effects) > MAX_EFFECTS or depth > 8:
             self.error(env.decl.path, effects[0].span, "SW006", "too many or too deeply nested effects")
             return
@@ -380,7 +382,7 @@ class Checker:
             bt = self.expect_any(env, e.base, ("regions", "players"))
             inner = env.inner(ELEMENT.get(bt, "region"))
             self.expect(inner, e.cond, "bool")
-            return bt if bt != "?" else "regions"
+            return bt if bt in ("regions", "players") else "?"  # a wrong base is reported once, above
         self.error(path, getattr(e, "span", Span()), "SW199", "unsupported expression")
         return "?"
 
@@ -403,6 +405,12 @@ class Checker:
         choices = list(env.bindings) + list(env.variables) + list(V.NAMED_VALUES) + [a for a, _ in V.ATTRIBUTES]
         choices += list(self.names.terrains)
         hint = did_you_mean(n, choices)
+        bound_in = [x.name for x in list(V.EVENTS.values()) + list(V.STATS.values()) if n in x.bindings]
+        if n == "it":
+            hint = "`it` is the element being tested, inside `… where …` only"
+        elif bound_in:
+            more = ", …" if len(bound_in) > 4 else ""
+            hint = f"'{n}' is not available here; it exists in {', '.join(bound_in[:4])}{more}"
         if not hint and env.bindings:
             hint = "names here: " + ", ".join(sorted(env.bindings))
         self.error(env.decl.path, e.span, "SW108", f"unknown name '{n}'", hint)
@@ -432,8 +440,14 @@ class Checker:
             if isinstance(arg, ast.Ref) and arg.name not in env.bindings and arg.name not in env.variables \
                     and arg.name not in V.NAMED_VALUES:
                 options = list(STATES.get(st, {})) + (list(self.names.terrains) if st in ("region", "terrain") else [])
-                self.error(path, arg.span, "SW108", f"unknown state '{arg.name}' for {_a(st)}",
-                           did_you_mean(arg.name, options) or "known: " + ", ".join(sorted(options)))
+                hint = did_you_mean(arg.name, options) or "known: " + ", ".join(sorted(options))
+                if st == "terrain":
+                    self.error(path, arg.span, "SW116", f"unknown terrain '{arg.name}'",
+                               did_you_mean(arg.name, options) or "terrains are declared in pack.yaml")
+                elif st == "region":
+                    self.error(path, arg.span, "SW108", f"unknown state or terrain '{arg.name}' for a region", hint)
+                else:
+                    self.error(path, arg.span, "SW108", f"unknown state '{arg.name}' for {_a(st)}", hint)
                 return "bool"
             at = self.expr(env, arg)
             if at != "?" and at != st:
@@ -475,7 +489,10 @@ class Checker:
             return self.resolve(e, ("borders",), "bool")
         if e.kind == "was":
             n = e.names[0]
-            states = LOG.get(st, {})
+            if st not in LOG:
+                self.error(path, e.span, "SW103", f"`was` tests a region or a player, not {_a(st)}")
+                return "bool"
+            states = LOG[st]
             if n not in states:
                 self.error(path, e.span, "SW108", f"unknown state 'was {n}' for {_a(st)}",
                            did_you_mean(n, states) or "known: " + ", ".join(states))

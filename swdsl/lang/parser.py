@@ -13,6 +13,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+import attrs
 import platformdirs
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -23,6 +24,7 @@ from swdsl.resources import grammar_file
 
 MAX_FILE_BYTES = 256 * 1024
 MAX_NESTING = 24
+MAX_TREE_DEPTH = 128  # syntax-tree levels: keeps the checker and compiler far from Python's recursion limit
 
 _HUMAN = {
     "NAME": "a name",
@@ -44,26 +46,50 @@ _HUMAN = {
 
 
 class _JoinBracketedLines:
-    """Post-lexer: a line break inside ( ) or [ ] is just space."""
+    """Post-lexer: a line break inside ( ) or [ ] is just space.
+
+    It also reports a bracket or brace left open at the point where that is
+    certain ('}' inside brackets, or the end of the declaration), naming where
+    it was opened instead of where the parser ran out of input."""
 
     always_accept = ("_NL",)
 
     def process(self, stream):
-        depth = 0
+        brackets: list[Token] = []
+        braces: list[Token] = []
         for tok in stream:
             if tok.type == "_NL":
-                if depth:
+                if brackets:
                     continue
             elif tok.type in ("LPAR", "LSQB"):
-                depth += 1
-                if depth > MAX_NESTING:
+                brackets.append(tok)
+                if len(brackets) > MAX_NESTING:
                     raise _TooDeep(tok)
             elif tok.type in ("RPAR", "RSQB"):
-                depth = max(0, depth - 1)
+                if brackets:
+                    brackets.pop()
+            elif tok.type == "LBRACE":
+                if brackets:
+                    raise _Unclosed(brackets[-1])
+                braces.append(tok)
+            elif tok.type == "RBRACE":
+                if brackets:
+                    raise _Unclosed(brackets[-1])
+                if braces:
+                    braces.pop()
             yield tok
+        if brackets or braces:
+            raise _Unclosed((brackets or braces)[-1])
 
 
 class _TooDeep(LarkError):
+    def __init__(self, tok):
+        self.token = tok
+
+
+class _Unclosed(LarkError):
+    """An opening bracket or brace that is never closed."""
+
     def __init__(self, tok):
         self.token = tok
 
@@ -431,15 +457,19 @@ def _chunks(text: str) -> list[tuple[int, str]]:
 
 
 def _human(terminal: str) -> str:
+    """How an error message names a terminal: never a raw grammar name."""
     if terminal in _HUMAN:
         return _HUMAN[terminal]
     try:
         pattern = lark_parser().get_terminal(terminal).pattern
     except KeyError:
-        return terminal.lower()
+        return ""
     if pattern.type == "str":
         return f"'{pattern.value}'"
-    return terminal.lower()
+    return ""
+
+
+_CLOSER = {"(": ")", "[": "]", "{": "}"}
 
 
 def _keywords(expected: set[str]) -> list[str]:
@@ -451,25 +481,72 @@ def _keywords(expected: set[str]) -> list[str]:
             continue
         if pattern.type == "str":
             out.append(pattern.value)
-        elif re.fullmatch(r"[a-z|()\"? ]+", pattern.value):
+        elif re.fullmatch(r"[a-z|():\"? ]+", pattern.value):
             out.extend(re.findall(r"[a-z]+", pattern.value))
     return out
 
 
-def _syntax_diagnostic(path: str, err: Exception) -> Diagnostic:
+def _line_keyword(source: str, line: int) -> tuple[str, Span, str] | None:
+    """A misspelt keyword at the start of a line (`modfy …`), which the grammar
+    otherwise reads as a property name: (word, its span, 'did you mean' hint)."""
+    from swdsl.engine.vocabulary import DECL_PROPS
+
+    lines = source.split("\n")
+    if not 1 <= line <= len(lines):
+        return None
+    m = re.match(r"\s*([A-Za-z_][A-Za-z0-9_]*)", lines[line - 1])
+    if m is None:
+        return None
+    word = m.group(1)
+    props = {p for kind in DECL_PROPS.values() for p in kind}
+    keywords = set(_keywords({t.name for t in lark_parser().terminals}))
+    if word in keywords or word in props:
+        return None
+    hint = did_you_mean(word, keywords)
+    return (word, Span(line, m.start(1) + 1, line, m.end(1) + 1), hint) if hint else None
+
+
+def _open_bracket(source: str, line: int, col: int) -> tuple[str, int, int] | None:
+    """The innermost '(' or '[' still open before (line, col), skipping strings and comments."""
+    stack: list[tuple[str, int, int]] = []
+    for n, text in enumerate(source.split("\n")[:line], start=1):
+        if n == line:
+            text = text[: col - 1]
+        text = re.sub(r'"[^"\n]*"', lambda m: " " * len(m.group()), text).split("#", 1)[0]
+        for c, ch in enumerate(text, start=1):
+            if ch in "([":
+                stack.append((ch, n, c))
+            elif ch in ")]" and stack:
+                stack.pop()
+    return stack[-1] if stack else None
+
+
+def _syntax_diagnostic(path: str, err: Exception, source: str = "") -> Diagnostic:
     if isinstance(err, _TooDeep):
         tok = err.token
         return Diagnostic(path, _span(tok), "SW004", f"brackets nested deeper than {MAX_NESTING} levels",
                           "split the expression into variables or simpler conditions")
+    if isinstance(err, _Unclosed):
+        tok = err.token
+        closer = _CLOSER.get(str(tok), "")
+        return Diagnostic(path, _span(tok), "SW003", f"'{tok}' is never closed",
+                          f"add the missing '{closer}'" + (" at the end of the declaration" if closer == "}" else ""))
     if isinstance(err, UnexpectedCharacters):
         ch = err.char if hasattr(err, "char") else "?"
         span = Span(err.line, err.column, err.line, err.column + 1)
-        return Diagnostic(path, span, "SW002", f"unexpected character {ch!r}",
-                          "names are letters, digits and '_'; text goes in double quotes")
+        if ch == '"':
+            return Diagnostic(path, span, "SW002", "unterminated string",
+                              'a quoted text must end with \'"\' on the same line')
+        hint = "names use the letters a-z and A-Z, digits and '_'; other text goes in double quotes"
+        if ch == "\r":
+            hint = "a line ends with a lone carriage return; save the file with \\n (or \\r\\n) line endings"
+        elif ch == "\ufeff":
+            hint = "remove the byte-order mark (an invisible character) here"
+        return Diagnostic(path, span, "SW002", f"unexpected character {ch!r}", hint)
     if isinstance(err, (UnexpectedToken, UnexpectedEOF)):
         tok = getattr(err, "token", None)
-        expected = set(getattr(err, "expected", ()) or getattr(err, "accepts", ()) or ())
-        human = sorted({_human(t) for t in expected if not t.startswith("__")})
+        expected = set(getattr(err, "accepts", ()) or getattr(err, "expected", ()) or ())
+        human = sorted({h for t in expected if (h := _human(t))})
         if tok is None or tok.type == "$END":
             line = getattr(err, "line", 1) if getattr(err, "line", -1) > 0 else 1
             return Diagnostic(path, Span(line, 1, line, 2), "SW003", "unexpected end of file",
@@ -478,13 +555,44 @@ def _syntax_diagnostic(path: str, err: Exception) -> Diagnostic:
         hint = ""
         if tok.type == "NAME":
             hint = did_you_mean(str(tok), _keywords(expected))
+        if not hint and source and expected & {"RPAR", "RSQB"}:
+            opened = _open_bracket(source, tok.line, tok.column)
+            starts_line = not source.split("\n")[tok.line - 1][: tok.column - 1].strip()
+            if opened is not None and (tok.type == "RBRACE" or (opened[1] < tok.line and starts_line)):
+                hint = f"the '{opened[0]}' on line {opened[1]} is not closed: add '{_CLOSER[opened[0]]}'"
+        if not hint and str(tok) == "=" and "CMP" in expected:
+            hint = "compare with '=='"
+        if not hint and expected == {"_NL"}:
+            hint = "put each item on its own line"
+        if not hint and source and (typo := _line_keyword(source, tok.line)) is not None:
+            word, span, hint = typo
+            return Diagnostic(path, span, "SW001", f"syntax error: unknown keyword '{word}'", hint)
         if not hint:
             hint = "expected " + ", ".join(human[:8]) + (", …" if len(human) > 8 else "")
         span = _span(tok)
         if tok.type == "_NL":
             span = Span(tok.line, tok.column, tok.line, tok.column + 1)
         return Diagnostic(path, span, "SW001", f"syntax error: unexpected {shown}", hint)
-    return Diagnostic(path, Span(), "SW001", f"syntax error: {err}", "")
+    return Diagnostic(path, Span(), "SW001", "syntax error", "")
+
+
+def _too_deep(tree: Tree) -> Tree | Token | None:
+    """The first node deeper than MAX_TREE_DEPTH levels, found without recursion."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_TREE_DEPTH:
+            return node
+        if isinstance(node, Tree):
+            stack.extend((c, depth + 1) for c in node.children)
+    return None
+
+
+def _first_line(chunk: str) -> int:
+    for i, line in enumerate(chunk.split("\n")):
+        if line.strip():
+            return i + 1
+    return 1
 
 
 def parse_source(text: str, path: str) -> tuple[list[ast.Decl], list[Diagnostic]]:
@@ -498,17 +606,22 @@ def parse_source(text: str, path: str) -> tuple[list[ast.Decl], list[Diagnostic]
     for _, chunk in _chunks(text):
         if not chunk.strip():
             continue
+        line = _first_line(chunk)
+        too_deep = Diagnostic(path, Span(line, 1, line, 2), "SW004", "expression too long or nested too deeply",
+                              "split it into variables or simpler conditions")
         try:
             tree = parser.parse(chunk)
+            deep = _too_deep(tree)
+            if deep is not None:
+                span = _span(deep if isinstance(deep, Token) else deep.meta)
+                diags.append(attrs.evolve(too_deep, span=span) if span != Span() else too_deep)
+                continue
             decls.extend(_ToAst(path).transform(tree))
-        except (UnexpectedInput, _TooDeep) as err:
-            diags.append(_syntax_diagnostic(path, err))
+        except (UnexpectedInput, _TooDeep, _Unclosed) as err:
+            diags.append(_syntax_diagnostic(path, err, chunk))
         except LarkError as err:  # the transformer wraps errors in VisitError
             inner = getattr(err, "orig_exc", err)
-            if isinstance(inner, RecursionError):
-                diags.append(Diagnostic(path, Span(), "SW004", "expression nested too deeply", "simplify it"))
-            else:
-                diags.append(_syntax_diagnostic(path, inner))
+            diags.append(too_deep if isinstance(inner, RecursionError) else _syntax_diagnostic(path, inner, chunk))
         except RecursionError:
-            diags.append(Diagnostic(path, Span(), "SW004", "expression nested too deeply", "simplify it"))
+            diags.append(too_deep)
     return decls, diags

@@ -7,6 +7,7 @@ them. Every problem in any file is collected before anything is compiled.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import attrs
@@ -44,6 +45,7 @@ class Manifest:
     version: str = ""
     description: str = ""
     requires: list[str] = attrs.field(factory=list)
+    requires_nodes: list = attrs.field(factory=list)  # the yaml node of each entry, for diagnostics
     terrains: set[str] = attrs.field(factory=set)
     symbols: set[str] = attrs.field(factory=set)
     coins: int | None = None
@@ -85,12 +87,18 @@ def _read(path: Path, diags: list[Diagnostic], sources: dict[str, str]) -> str |
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
         line = data[: err.start].count(b"\n") + 1
-        diags.append(Diagnostic(str(path), Span(line, 1, line, 2), "SW221", "the file is not UTF-8 text",
-                                "save it as UTF-8"))
+        col = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+        diags.append(Diagnostic(str(path), Span(line, col, line, col + 1), "SW221",
+                                f"the file is not UTF-8 text (byte 0x{data[err.start]:02x})", "save it as UTF-8"))
         return None
     if "\x00" in text:
-        diags.append(Diagnostic(str(path), Span(), "SW221", "the file contains NUL bytes", "save it as plain text"))
+        at = text.index("\x00")
+        line = text.count("\n", 0, at) + 1
+        col = at - (text.rfind("\n", 0, at) + 1) + 1
+        diags.append(Diagnostic(str(path), Span(line, col, line, col + 1), "SW221", "the file contains NUL bytes",
+                                "save it as plain text"))
         return None
+    text = text.removeprefix("\ufeff")  # a byte-order mark some editors write
     sources[str(path)] = text
     return text
 
@@ -138,9 +146,20 @@ def read_manifest(folder: Path, diags: list[Diagnostic], sources: dict[str, str]
                 if v:
                     target.add(v)
     if "requires" in top:
-        m.requires = [v for n in rd.sequence(top["requires"][1], "requires") if (v := rd.text(n, "pack"))]
+        for n in rd.sequence(top["requires"][1], "requires"):
+            if v := rd.text(n, "pack"):
+                m.requires.append(v)
+                m.requires_nodes.append(n)
     if "rules" in top:
-        m.rules = [v for n in rd.sequence(top["rules"][1], "rules") if (v := rd.text(n, "rules glob"))]
+        m.rules = []
+        for n in rd.sequence(top["rules"][1], "rules"):
+            v = rd.text(n, "rules glob")
+            if v and (Path(v).is_absolute() or ".." in Path(v).parts):
+                rd.error(n, "SW236", f"rules pattern '{v}' reaches outside the pack folder",
+                         "rules patterns are relative to the pack folder, like `races/*.sw`; "
+                         "use `requires:` to build on another pack")
+            elif v:
+                m.rules.append(v)
     if "coins" in top:
         m.coins = rd.integer(top["coins"][1], "coins")
     if "die" in top:
@@ -199,18 +218,24 @@ def load_packs(refs: list[str]) -> LoadedPack:
     manifests: list[Manifest] = []
     seen: set[Path] = set()
 
-    def add(ref: str, via: Manifest | None = None) -> None:
+    def add(ref: str, via: Manifest | None = None, node=None) -> None:
         folder = resolve_pack(ref).resolve() if via is None else (via.path.parent / ref).resolve()
         if via is not None and not folder.is_dir():
             folder = resolve_pack(ref).resolve()
+        if via is not None and not (folder / "pack.yaml").is_file():
+            Reader(str(via.path / "pack.yaml"), diags).error(
+                node, "SW222", f"required pack '{ref}' not found",
+                "give a folder next to this pack (with a pack.yaml) or a bundled pack name: "
+                + ", ".join(sorted(p.name for p in bundled_packs_dir().iterdir() if p.is_dir())))
+            return
         if folder in seen:
             return
         seen.add(folder)
         m = read_manifest(folder, diags, sources)
         if m is None:
             return
-        for req in m.requires:
-            add(req, m)
+        for req, req_node in zip(m.requires, m.requires_nodes):
+            add(req, m, req_node)
         manifests.append(m)
 
     for ref in refs:
@@ -228,14 +253,20 @@ def load_packs(refs: list[str]) -> LoadedPack:
                 got, errs = parse_source(text, str(path))
                 decls.extend(got)
                 diags.extend(errs)
+                if not got and not errs:
+                    diags.append(Diagnostic(str(path), Span(1, 1, 1, 2), "SW007", "the file declares nothing",
+                                            "it is empty or holds only comments; add declarations or delete it",
+                                            "warning"))
     by_name: dict[tuple[str, str], ast.Decl] = {}
     for d in decls:
         family = "piece" if d.kind in ("marker", "relic", "place") else d.kind
         key = (family, d.name)
         if key in by_name:
             first = by_name[key]
+            where = f"line {first.name_span.line}" if first.path == d.path else \
+                f"{_shown(first.path)}:{first.name_span.line}"
             diags.append(Diagnostic(d.path, d.name_span, "SW124", f"{d.kind} '{d.name}' is declared twice",
-                                    f"the first is at {first.path}:{first.name_span.line}; rename one"))
+                                    f"the first is at {where}; rename one"))
             continue
         by_name[key] = d
         if d.kind == "race":
@@ -275,10 +306,23 @@ def load_packs(refs: list[str]) -> LoadedPack:
     return LoadedPack(ruleset, manifests, diags, sources, unique)
 
 
+def _shown(path: str) -> str:
+    """A path as a message shows it: relative to the working folder when that is shorter."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return rel if len(rel) < len(path) else path
+
+
 def _rule_files(m: Manifest) -> list[Path]:
     files: set[Path] = set()
     for pattern in m.rules:
-        for p in m.path.glob(pattern):
+        try:
+            found = list(m.path.glob(pattern))
+        except (ValueError, NotImplementedError, OSError):
+            continue  # a pattern glob cannot use matches nothing
+        for p in found:
             if p.is_file() and "tests" not in p.relative_to(m.path).parts:
                 files.add(p)
     return sorted(files)
@@ -315,6 +359,10 @@ def _setups(manifests: list[Manifest], names: PackNames, diags: list[Diagnostic]
                 continue
             rel, node = entry["map"]
             path = m.path / rel
+            if Path(rel).is_absolute():
+                Reader(str(m.path / "pack.yaml"), diags).error(node, "SW234", f"map path '{rel}' is absolute",
+                                                               "give the path relative to the pack folder")
+                continue
             if not path.is_file():
                 Reader(str(m.path / "pack.yaml"), diags).error(node, "SW234", f"map file '{rel}' not found",
                                                                "the path is relative to the pack folder")

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections import deque
 
+import yaml
+
 from swdsl.diagnostics import Diagnostic, did_you_mean
 from swdsl.engine.board import Board, Region
 from swdsl.packs.yamlnodes import Reader
@@ -61,6 +63,7 @@ def load_map(text: str, path: str, terrains: set[str], symbols: set[str]) -> tup
     index = {r.id: i for i, r in enumerate(regions)}
     pairs: list[tuple[int, int]] = []
     seen: dict[frozenset, object] = {}
+    broken = False  # a border was unreadable: connectivity would be judged on a partial map
     for b in rd.sequence(top["borders"][1], "borders") if "borders" in top else []:
         items = rd.sequence(b, "a border")
         if len(items) != 2:
@@ -68,9 +71,11 @@ def load_map(text: str, path: str, terrains: set[str], symbols: set[str]) -> tup
                 rd.error(b, "SW214", "a border names exactly two regions", "write [A, B]")
             continue
         ends = [rd.text(x, "region") for x in items]
-        bad = False
+        bad = None in ends  # already reported by rd.text
+        broken = broken or bad
         for x, e in zip(items, ends):
-            if e not in index:
+            if e is not None and e not in index:
+                broken = True
                 rd.error(x, "SW215", f"border to a missing region '{e}'", "every border joins two listed regions")
                 bad = True
         if bad:
@@ -87,13 +92,16 @@ def load_map(text: str, path: str, terrains: set[str], symbols: set[str]) -> tup
         seen[key] = b
         pairs.append((a, c))
     if not regions:
+        if isinstance(top["regions"][1], yaml.MappingNode):
+            rd.error(top["regions"][1], "SW210", "the map has no regions", "add one entry per region under `regions:`")
         return None, diags
     board = Board.build(name or path, regions, pairs)
-    _check_connected(board, rd, top["regions"][1])
+    if not broken:
+        _check_connected(board, rd, nodes)
     return board, diags
 
 
-def _check_connected(board: Board, rd: Reader, node) -> None:
+def _check_connected(board: Board, rd: Reader, nodes: dict) -> None:
     reached = {0}
     todo = deque([0])
     while todo:
@@ -106,5 +114,5 @@ def _check_connected(board: Board, rd: Reader, node) -> None:
         if len(areas) > 1:
             return  # islands are separate on purpose
         lost = [board.regions[i].id for i in range(len(board)) if i not in reached]
-        rd.error(node, "SW218", f"the map is not connected: {', '.join(lost[:6])} cannot be reached",
+        rd.error(nodes.get(lost[0]), "SW218", f"the map is not connected: {', '.join(lost[:6])} cannot be reached",
                  "add the missing borders, or give islands different `area` numbers")

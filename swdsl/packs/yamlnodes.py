@@ -44,6 +44,9 @@ class Reader:
         except (ValueError, RecursionError) as err:
             self.diags.append(Diagnostic(self.path, Span(), "SW200", f"invalid YAML: {err}", ""))
             return None
+        if node is None:
+            self.diags.append(Diagnostic(self.path, Span(1, 1, 1, 2), "SW201", "the file is empty",
+                                         "write the content as `key: value` lines"))
         return node
 
     def mapping(self, node, what: str) -> dict[str, tuple]:

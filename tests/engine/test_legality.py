@@ -1,0 +1,64 @@
+"""legal_actions is the single source of legality; apply refuses the rest."""
+
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from swdsl.bots import RandomBot
+from swdsl.engine.legal import Action, IllegalAction, apply, apply_legal, is_legal, legal_actions
+from swdsl.engine.replay import checksum
+from swdsl.engine.setup import new_game
+
+KINDS = ["pick", "decline", "abandon", "conquer", "final", "end", "place", "gather", "pass", "ability"]
+
+
+def _advance(game, steps, seed):
+    bot = RandomBot(seed)
+    for _ in range(steps):
+        if game.over:
+            break
+        apply_legal(game, bot.choose(game, legal_actions(game)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 400), players=st.integers(2, 5))
+def test_is_legal_agrees_with_legal_actions(classic, seed, steps, players):
+    game = new_game(classic, players, seed)
+    _advance(game, steps, seed)
+    legal = set(legal_actions(game))
+    for a in legal:
+        assert is_legal(game, a), a
+    rng = random.Random(seed)
+    n = len(game.board)
+    for _ in range(60):
+        a = Action(rng.choice(KINDS), rng.choice([None, rng.randrange(-1, n + 1)]), None)
+        assert is_legal(game, a) == (a in legal), a
+
+
+def test_illegal_action_is_refused_and_changes_nothing(classic):
+    game = new_game(classic, 2, 5)
+    _advance(game, 40, 5)
+    before = checksum(game)
+    bad = Action("conquer", 10_000)
+    with pytest.raises(IllegalAction):
+        apply(game, bad)
+    assert checksum(game) == before
+
+
+def test_unaffordable_conquest_gives_cost_and_hand(classic):
+    """core-rules.md §5: a conquest needs tokens in hand equal to its cost."""
+    game, finals = None, []
+    for seed in range(50):
+        game = new_game(classic, 2, seed)
+        bot = RandomBot(seed)
+        while not game.over and not finals:
+            finals = [a.a for a in legal_actions(game) if a.kind == "final"]
+            if not finals:
+                apply_legal(game, bot.choose(game, legal_actions(game)))
+        if finals:
+            break
+    before = checksum(game)
+    with pytest.raises(IllegalAction, match=r"costs \d+ tokens and .* has \d+ in hand"):
+        apply(game, Action("conquer", finals[0]))
+    assert checksum(game) == before
