@@ -122,10 +122,12 @@ def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
 
 
 def _display(path: Path) -> str:
+    """Paths under the current folder are shown relative to it."""
+    full = path.resolve()
     try:
-        return os.path.relpath(path.resolve())
+        return str(full.relative_to(Path.cwd()))
     except ValueError:
-        return str(path)
+        return str(full)
 
 
 def _relative(d: Diagnostic) -> Diagnostic:

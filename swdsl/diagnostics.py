@@ -55,10 +55,14 @@ class PackError(Exception):
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
-    """A hint naming the closest known names, or '' if none is close."""
-    close = difflib.get_close_matches(word, sorted(set(choices)), n=3, cutoff=0.6)
+    """A hint naming the closest known names (only the near-best), or ''."""
+    names = sorted(set(choices))
+    close = difflib.get_close_matches(word, names, n=3, cutoff=0.6)
     if not close:
         return ""
+    ratio = lambda c: difflib.SequenceMatcher(None, word, c).ratio()  # noqa: E731
+    best = ratio(close[0])
+    close = [c for c in close if ratio(c) >= best - 0.05]
     return "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
 
 

@@ -149,55 +149,76 @@ def is_legal(game: Game, action: Action) -> bool:
     """Whether `action` is in legal_actions(game), decided without listing them
     all (replays check every action this way). Uses the same predicates as
     legal_actions; a property test keeps the two in agreement."""
+    return _check(game, action) is not False
+
+
+def _check(game: Game, action: Action):
+    """False if illegal; else True, or the conquest cost for conquer/final."""
     kind, a = action.kind, action.a
     phase, inst = game.phase, game.acting
     region = isinstance(a, int) and not isinstance(a, bool) and 0 <= a < len(game.board)
-    if phase == "conquer" and kind in ("conquer", "final"):
-        if not region or a in inst.regions or inst.hand <= 0 or action.b is not None or not can_target(game, inst, a):
-            return False
-        cost = conquest_cost(game, inst, a)
-        if kind == "conquer":
-            return cost <= inst.hand
-        return 0 < cost - inst.hand <= 3 and bool(fold(game, "conquest.final", True, inst, {}))
-    if phase == "redeploy" and kind == "place":
-        return region and action.b is None and inst.hand > 0 and a in inst.regions
-    if phase == "redeploy" and kind == "gather":
-        return region and action.b is None and a in inst.regions and game.tokens[a] > 1 \
-            and a not in game.gathered and a not in game.placed
-    if phase == "redeploy" and kind == "end":
-        return a is None and action.b is None and (inst.hand <= 0 or not inst.regions)
-    if phase == "conquer" and kind == "end":
-        return a is None and action.b is None
-    if phase == "defend" and kind == "place":
-        return region and action.b is None and a in inst.regions
+    if action.b is not None and kind != "ability":
+        return False
+    if phase == "conquer":
+        if kind in ("conquer", "final"):
+            if not region or a in inst.regions or inst.hand <= 0 or not can_target(game, inst, a):
+                return False
+            cost = conquest_cost(game, inst, a)
+            if kind == "conquer":
+                return cost if cost <= inst.hand else False
+            ok = 0 < cost - inst.hand <= 3 and bool(fold(game, "conquest.final", True, inst, {}))
+            return cost if ok else False
+        if kind == "end":
+            return a is None
+        if kind == "abandon":
+            return region and not game.conquered_in_phase and a in inst.regions
+        if kind == "decline":
+            return (a is None and inst is game.players[game.current].active and not game.picked_this_turn
+                    and not game.conquered_in_phase and not game.abandoned_in_phase)
+    elif phase == "redeploy":
+        if kind == "place":
+            return region and inst.hand > 0 and a in inst.regions
+        if kind == "gather":
+            return region and a in inst.regions and game.tokens[a] > 1 and a not in game.gathered \
+                and a not in game.placed
+        if kind == "end":
+            return a is None and (inst.hand <= 0 or not inst.regions)
+    elif phase == "defend":
+        return kind == "place" and region and a in inst.regions
+    elif phase == "pick":
+        return kind == "pick" and isinstance(a, int) and not isinstance(a, bool) \
+            and 0 <= a < len(game.visible_combos()) and a <= game.players[game.current].coins
+    elif phase == "after":
+        return kind in ("decline", "pass") and a is None
     if kind == "ability" and phase in ("conquer", "redeploy"):
         return action in ability_actions(game, inst, "conquest" if phase == "conquer" else "redeploy")
-    if phase == "pick" and kind == "pick":
-        return isinstance(a, int) and not isinstance(a, bool) and 0 <= a < len(game.visible_combos()) \
-            and a <= game.players[game.current].coins and action.b is None
-    return action in legal_actions(game)
+    return False
 
 
 def apply(game: Game, action: Action) -> None:
     """Play one action; an action not in legal_actions is refused unchanged."""
-    action = Action(*action)
-    if not is_legal(game, action):
+    if type(action) is not Action:
+        action = Action(*action)
+    verdict = _check(game, action)
+    if verdict is False:
         raise IllegalAction(explain_illegal(game, action))
-    apply_legal(game, action)
+    apply_legal(game, action, verdict if action.kind in ("conquer", "final") else None)
 
 
-def apply_legal(game: Game, action: Action) -> None:
+def apply_legal(game: Game, action: Action, cost: int | None = None) -> None:
     """Play an action already known to be legal (bots use this after choosing
     from legal_actions, to avoid generating them twice)."""
     game.actions.append(tuple(action))
     kind = action.kind
     inst = game.acting
+    if kind in ("conquer", "final") and cost is None:
+        cost = conquest_cost(game, inst, action.a)
     if kind == "pick":
         turn.pick(game, action.a)
     elif kind == "conquer":
-        turn.conquer(game, inst, action.a, conquest_cost(game, inst, action.a))
+        turn.conquer(game, inst, action.a, cost)
     elif kind == "final":
-        turn.final_attempt(game, inst, action.a, conquest_cost(game, inst, action.a))
+        turn.final_attempt(game, inst, action.a, cost)
     elif kind == "abandon":
         turn.vacate(game, inst, action.a)
         game.abandoned_in_phase = True
