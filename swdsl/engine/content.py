@@ -115,5 +115,10 @@ class Content:
         return bool(self.props.get("returns"))
 
     @property
+    def fixed(self) -> bool:
+        """It never leaves its region (places never move; `fixed` markers neither)."""
+        return self.kind == "place" or bool(self.props.get("fixed"))
+
+    @property
     def has_hooks(self) -> bool:
         return bool(self.modifiers or self.triggers or self.abilities)

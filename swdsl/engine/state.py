@@ -77,6 +77,7 @@ class Player:
     active: RaceInst | None = None
     declined: list[RaceInst] = attrs.field(factory=list)
     vars: dict[str, Any] = attrs.field(factory=dict)
+    markers: list[tuple[str, int | None]] = attrs.field(factory=list)  # held in front of them: (marker, giver race id)
 
 
 @attrs.define(eq=False)
@@ -139,6 +140,7 @@ class Game:
     actions: list[tuple] = attrs.field(factory=list)
     trigger_depth: int = 0
     queue_returns: list[tuple[str, int]] = attrs.field(factory=list)  # markers going back to owners
+    bound_powers: dict[int, list[str]] = attrs.field(factory=dict)  # region -> powers bound to it (`draw power`)
 
     @property
     def over(self) -> bool:

@@ -5,8 +5,8 @@ entry is declared once, with a one-line doc. The checker resolves names against
 it, the compiler binds to it and docs/language.md is generated from it. Nothing
 here names content: terrains, symbols, markers, races and powers come from packs.
 
-Types used in bindings and attributes: int, bool, region, regions, race, player,
-players, terrain.
+Types used in bindings and attributes: int, bool, region, regions, race, races,
+player, players, terrain, power, powers.
 """
 
 from __future__ import annotations
@@ -55,6 +55,8 @@ EVENTS = {e.name: e for e in [
           {"target": "region", "defender": "race"}),
     Event("region.lost", "this race lost `target` to `attacker`; fires for the defender",
           {"target": "region", "attacker": "race"}, audience="the defending race"),
+    Event("marker.drawn", "a hidden marker was just drawn into `target` (`draw`); the rules of the markers "
+          "there work at once", {"target": "region"}),
     Event("conquests.end", "the acting race's conquests are over (by choice or after the final roll)"),
     Event("redeploy.start", "the acting race begins redeploying; tokens from conquests are in place"),
     Event("redeploy.end", "the acting race finished redeploying"),
@@ -117,6 +119,9 @@ ATTRIBUTES = {(a.name, a.subject): a for a in [
     Attribute("coins", "player", "int", "the player's coins"),
     Attribute("race", "player", "race", "the player's active race"),
     Attribute("regions", "player", "regions", "regions held by any of the player's races"),
+    Attribute("group", "region", "regions",
+              "the region and every region joined to it by borders through regions of the same race"),
+    Attribute("power", "race", "power", "the race's special power (none once it is discarded)"),
 ]}
 
 REGION_STATES = {
@@ -147,6 +152,12 @@ PLAYER_STATES = {
     "me": "the player this race belongs to",
 }
 
+RACE_LOG_STATES = {
+    "defeated": "this race took a region from that race this turn (a conquest or a `rout`)",
+}
+
+PLAYER_MARKERS = "`PLAYER has MARKER`: the player holds that marker in front of them (`give`)"
+
 LOG_STATES = {
     "occupied": "held race tokens just before this race conquered it this turn",
     "empty": "held no race token just before this race conquered it this turn",
@@ -169,6 +180,8 @@ NAMED_VALUES = {
     "none": ("player", "nobody (a player variable's empty value)"),
     "die": ("int", "the last die roll of this turn (0 if none)"),
     "round": ("int", "the current round, from 1"),
+    "races": ("races", "every race on the table, ownerless ones included"),
+    "offered": ("powers", "the powers of the combos on offer in the market"),
 }
 
 EFFECTS = {e.syntax.split()[0]: e for e in [
@@ -176,12 +189,17 @@ EFFECTS = {e.syntax.split()[0]: e for e in [
     Effect("pay N coins [to PLAYER]", "the player pays N coins (as many as they have) to the bank or a player"),
     Effect("take N coins from PLAYER", "the player takes up to N coins from another player"),
     Effect("add N tokens [to REGION]", "N tokens from the tray into hand (or into REGION), as many as are left"),
-    Effect("discard N tokens [from REGION]", "N of the race's tokens from hand (or REGION) back to the tray"),
+    Effect("discard N tokens [from REGION]", "N of the race's tokens from hand back to the tray; with REGION, "
+           "N tokens of whichever race holds it back to that race's tray (an emptied region is left)"),
     Effect("set aside N tokens", "N tokens leave the map (most crowded regions first) until troops are readied"),
     Effect("place MARKER in SELECTION", "put one MARKER from its pool in each region selected"),
-    Effect("remove MARKER from SELECTION", "return the MARKERs in the selected regions to their pool"),
-    Effect("move MARKER to REGION", "move this race's MARKER (or a new one from the pool) to REGION"),
-    Effect("draw POOL into REGION", "draw a random hidden marker of a setup pool and place it face up"),
+    Effect("remove MARKER from SELECTION", "return the MARKERs in the selected regions (or held by the "
+           "selected players) to their pool"),
+    Effect("move MARKER to REGION | move N tokens from REGION to REGION",
+           "move this race's MARKER (or a new one from the pool) to REGION; tokens: up to N tokens of the race holding the first region go into "
+           "the second, which it must hold too (an emptied region is left)"),
+    Effect("draw POOL into REGION", "draw a random hidden marker of a setup pool and place it face up "
+           "(fires `marker.drawn`); `draw power into REGION` binds a power instead (see POOLS)"),
     Effect("set VAR to N", "set a variable"),
     Effect("increase VAR by N", "add to a variable"),
     Effect("decrease VAR by N", "subtract from a variable"),
@@ -190,7 +208,21 @@ EFFECTS = {e.syntax.split()[0]: e for e in [
            "conquer REGION at once, with N tokens (default: its cost) from hand or tray"),
     Effect("vacate SELECTION", "take the race's tokens back into hand from the selected regions"),
     Effect("if CONDITION: EFFECTS [else: EFFECTS]", "run effects only when a condition holds"),
+    Effect("rout SELECTION", "drive the races out of the selected regions as a conquest by this race would "
+           "(losses, withdrawal, `region.lost`) without entering them: they are left empty"),
+    Effect("swap A with B", "regions: exchange their race tokens and markers (places and `fixed` markers "
+           "stay); powers: exchange the race's power A for the offered power B (tokens follow the badges)"),
+    Effect("give MARKER to PLAYERS", "put one MARKER from its pool in front of each player selected "
+           "(`remove MARKER from PLAYERS` takes them back)"),
+    Effect("award N coins to PLAYERS", "the bank pays N coins to each player selected"),
+    Effect("return MARKER to POOL from SELECTION", "put the MARKERs of the selected regions back on top of "
+           "the hidden pool POOL, unrevealed"),
 ]}
+
+POOLS = {
+    "power": "`draw power into REGION`: the top power of the market's stack is bound to REGION for the rest "
+             "of the game; the race holding REGION has its rules (its badge brings no tokens)",
+}
 
 PHASES = {
     "conquest": "the conquest step of the race's turn (abilities offered beside conquests)",
@@ -226,6 +258,7 @@ DECL_PROPS = {
         "bound": ("flag", "it leaves when its region stops holding the race that placed it"),
         "survives": ("names", "`survives decline`: it stays when its race goes into decline"),
         "returns": ("flag", "when its region is conquered it goes back to its owner, who re-places it"),
+        "fixed": ("flag", "it never leaves its region when contents are swapped (`swap`)"),
         "tags": ("names", "free labels"),
     },
 }

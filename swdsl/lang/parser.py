@@ -321,6 +321,25 @@ class _ToAst(Transformer):
     def vacate(self, meta, c):
         return self._effect("vacate", meta, [c[0]])
 
+    def rout(self, meta, c):
+        return self._effect("rout", meta, [c[0]])
+
+    def move_tokens(self, meta, c):
+        return self._effect("move_tokens", meta, [x for x in c if not isinstance(x, Token)])
+
+    def swap(self, meta, c):
+        return self._effect("swap", meta, [c[0], c[1]])
+
+    def give(self, meta, c):
+        return self._effect("give", meta, [c[1]], word=c[0])
+
+    def award(self, meta, c):
+        return self._effect("award", meta, [x for x in c if not isinstance(x, Token)])
+
+    def return_(self, meta, c):
+        # `return MARKER to POOL from SELECTION`: word = marker, options = (pool,)
+        return self._effect("return", meta, [c[2]], word=c[0], options=(str(c[1]),))
+
     def conquer(self, meta, c):
         target, *opts = c
         args = [target]

@@ -1,0 +1,54 @@
+"""docs/language.md: its reference matches the vocabulary and its tutorial works."""
+
+import re
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from swdsl.cli import main
+from swdsl.lang.reference import BEGIN, END, render
+from swdsl.resources import bundled_packs_dir
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "language.md"
+
+
+def test_reference_is_generated_from_the_vocabulary():
+    text = DOC.read_text()
+    generated = text[text.index(BEGIN): text.index(END) + len(END)]
+    assert generated == render(), "run: python -m swdsl.lang.reference"
+
+
+def _blocks(lang):
+    return re.findall(rf"```{lang}\n(.*?)```", DOC.read_text(), re.S)
+
+
+def test_tutorial_race_checks_tests_and_plays(tmp_path):
+    pack = tmp_path / "mypack"
+    shutil.copytree(bundled_packs_dir() / "classic", pack)
+    manifest = pack / "pack.yaml"
+    manifest.write_text(manifest.read_text().replace("name: classic", "name: mypack"))
+    (pack / "races" / "frogs.sw").write_text(_blocks("sw")[0])
+    shutil.rmtree(pack / "tests")
+    (pack / "tests").mkdir()
+    (pack / "tests" / "frogs.yaml").write_text(_blocks("yaml")[0])
+    runner = CliRunner()
+    r = runner.invoke(main, ["check", str(pack)])
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(main, ["test", str(pack)])
+    assert r.exit_code == 0 and "1 passed" in r.output, r.output
+    r = runner.invoke(main, ["info", str(pack), "--format", "json"])
+    assert '"Frogs"' in r.output
+    r = runner.invoke(main, ["simulate", "--pack", str(pack), "--players", "3", "--games", "5"])
+    assert r.exit_code == 0, r.output
+
+
+def test_tutorial_typo_gives_the_documented_diagnostic(tmp_path):
+    pack = tmp_path / "mypack"
+    shutil.copytree(bundled_packs_dir() / "classic", pack)
+    race = _blocks("sw")[0].replace("conquest.cost", "conquest.cots")
+    (pack / "races" / "frogs.sw").write_text(race)
+    r = CliRunner().invoke(main, ["check", str(pack)])
+    assert r.exit_code == 1
+    assert "frogs.sw:6:10: SW101 unknown stat 'conquest.cots'" in r.output
+    assert "hint: did you mean 'conquest.cost'?" in r.output
