@@ -37,18 +37,24 @@ class Ctx:
 
 
 def _held_marker_mods(game: Game, inst: RaceInst | None, stat: str, target: int | None):
-    """Modifiers of hooked markers (relics, places) that apply to this stat."""
+    """Modifiers of hooked markers (relics, places) that apply to this stat, then
+    those of powers bound to regions the race holds (in the race's state)."""
     hooked = game.ruleset.hooked_markers
-    if not hooked or inst is None:
+    if inst is None:
         return ()
     out = []
-    regions = set(inst.regions)
-    if target is not None:
-        regions.add(target)
-    for r in sorted(regions):
-        for name, _owner in game.markers[r]:
-            if name in hooked:
-                out.extend(game.ruleset.markers[name].modifiers.get(stat, ()))
+    if hooked:
+        regions = set(inst.regions)
+        if target is not None:
+            regions.add(target)
+        for r in sorted(regions):
+            for name, _owner in game.markers[r]:
+                if name in hooked:
+                    out.extend(game.ruleset.markers[name].modifiers.get(stat, ()))
+    if game.bound_powers:
+        for r in sorted(inst.regions):
+            for name in game.bound_powers.get(r, ()):
+                out.extend(m for m in game.ruleset.powers[name].modifiers.get(stat, ()) if inst.scope_ok(m.scope))
     return out
 
 
@@ -65,7 +71,7 @@ def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, A
             mods = inst.fold_cache[stat] = _applicable(game, stat, inst)
     else:
         mods = game.ruleset.rule_mods.get(stat, ())
-    if game.ruleset.hooked_markers:
+    if game.ruleset.hooked_markers or game.bound_powers:
         mods = mods + tuple(_held_marker_mods(game, inst, stat, b.get("target")))
     value = base
     if mods:

@@ -19,8 +19,8 @@ MAX_TRIGGER_DEPTH = 8
 
 def fire(game: Game, event: str, inst: RaceInst | None, **bindings) -> None:
     """Run the triggers of `event`: edition rules, then the race and its power,
-    then markers with rules the race holds. A chain deeper than
-    MAX_TRIGGER_DEPTH stops (a pack cannot loop forever)."""
+    then markers with rules the race holds, then powers bound to its regions.
+    A chain deeper than MAX_TRIGGER_DEPTH stops (a pack cannot loop forever)."""
     triggers = list(game.ruleset.rule_triggers.get(event, ()))
     if inst is not None:
         triggers.extend(inst.triggers.get(event, ()))
@@ -29,6 +29,10 @@ def fire(game: Game, event: str, inst: RaceInst | None, **bindings) -> None:
                 for name, _ in game.markers[r]:
                     if name in game.ruleset.hooked_markers:
                         triggers.extend(game.ruleset.markers[name].triggers.get(event, ()))
+        if game.bound_powers:
+            for r in sorted(inst.regions):
+                for name in game.bound_powers.get(r, ()):
+                    triggers.extend(game.ruleset.powers[name].triggers.get(event, ()))
     if not triggers or game.trigger_depth >= MAX_TRIGGER_DEPTH:
         return
     game.trigger_depth += 1
@@ -143,6 +147,138 @@ def set_aside(game: Game, inst: RaceInst, n: int) -> None:
     inst.reserve += take
 
 
+def remove_tokens(game: Game, region: int, n: int) -> int:
+    """n tokens of whichever race holds `region` go back to its tray; an emptied
+    region is left, and a declined race with no region left leaves the table."""
+    inst = game.occupant[region]
+    if inst is None:
+        return 0
+    k = max(0, min(n, game.tokens[region]))
+    game.tokens[region] -= k
+    to_tray(game, inst, k)
+    if game.tokens[region] == 0:
+        vacate(game, inst, region)
+        if inst.declined and not inst.regions and inst.player is not None:
+            remove_race(game, inst)
+    return k
+
+
+def shift_tokens(game: Game, src: int, dst: int, n: int) -> int:
+    """Up to n tokens of the race holding `src` move into `dst`, which it must
+    hold too; an emptied `src` is left."""
+    inst = game.occupant[src]
+    if inst is None or src == dst or game.occupant[dst] is not inst:
+        return 0
+    k = max(0, min(n, game.tokens[src]))
+    game.tokens[src] -= k
+    game.tokens[dst] += k
+    if game.tokens[src] == 0:
+        vacate(game, inst, src)
+    return k
+
+
+def swap_regions(game: Game, a: int, b: int) -> None:
+    """Everything in `a` and `b` changes place, race tokens and markers, except
+    places and `fixed` markers; whoever holds the tokens holds the region."""
+    if a == b:
+        return
+    ia, ib = game.occupant[a], game.occupant[b]
+    for inst, r in ((ia, a), (ib, b)):
+        if inst is not None:
+            inst.regions.discard(r)
+    game.occupant[a], game.occupant[b] = ib, ia
+    game.tokens[a], game.tokens[b] = game.tokens[b], game.tokens[a]
+    for inst, r in ((ib, a), (ia, b)):
+        if inst is not None:
+            inst.regions.add(r)
+    defs = game.ruleset.markers
+    ma, mb = game.markers[a], game.markers[b]
+    game.markers[a] = [m for m in ma if defs[m[0]].fixed] + [m for m in mb if not defs[m[0]].fixed]
+    game.markers[b] = [m for m in mb if defs[m[0]].fixed] + [m for m in ma if not defs[m[0]].fixed]
+
+
+def draw_marker(game: Game, pool: str, region: int, inst: RaceInst | None) -> str | None:
+    """The top marker of a hidden pool (shuffled at setup) goes face up into
+    `region`; its rules work at once (`marker.drawn`)."""
+    left = game.hidden.get(pool)
+    if not left:
+        return None
+    name = left.pop()
+    game.markers[region].append((name, None))
+    fire(game, "marker.drawn", inst, target=region)
+    return name
+
+
+def return_markers(game: Game, name: str, region: int, pool: str) -> None:
+    """The `name` markers of `region` go back on top of the hidden pool, unrevealed."""
+    marks = game.markers[region]
+    for i in range(len(marks) - 1, -1, -1):
+        if marks[i][0] == name:
+            marks.pop(i)
+            game.hidden.setdefault(pool, []).append(name)
+
+
+def bind_power(game: Game, region: int) -> str | None:
+    """The top power of the market's stack is bound to `region` for the rest of
+    the game: the race holding the region has its rules (no tokens)."""
+    m = game.market
+    visible = game.ruleset.market.visible
+    if len(m.powers) < visible:
+        refill_powers(game)
+    if not m.powers:
+        return None
+    name = m.powers.pop(min(visible, len(m.powers)) - 1)
+    if len(m.powers) < visible:
+        refill_powers(game)
+    game.bound_powers.setdefault(region, []).append(name)
+    return name
+
+
+def offered_powers(game: Game) -> list[str]:
+    return game.market.powers[: len(game.visible_combos())]
+
+
+def swap_power(game: Game, inst: RaceInst, name: str) -> None:
+    """The race's power changes place with an offered one; its tokens follow the
+    badge numbers (more from the tray, or back to it from hand)."""
+    offered = offered_powers(game)
+    if inst.power is None or name not in offered or name == inst.power.name:
+        return
+    old = inst.power
+    game.market.powers[offered.index(name)] = old.name
+    inst.power = game.ruleset.powers[name]
+    inst.rebuild_hooks()
+    diff = inst.power.tokens - old.tokens
+    if diff > 0:
+        inst.hand += take_from_tray(game, inst, diff)
+    else:
+        k = min(-diff, inst.hand)
+        inst.hand -= k
+        to_tray(game, inst, k)
+
+
+def give_marker(game: Game, name: str, seat: int, owner: RaceInst | None) -> bool:
+    """Put a marker from its pool in front of a player."""
+    left = game.pools.get(name)
+    if left is not None:
+        if left <= 0:
+            return False
+        game.pools[name] = left - 1
+    game.players[seat].markers.append((name, owner.id if owner else None))
+    return True
+
+
+def remove_player_markers(game: Game, seat: int, keep) -> None:
+    """Take back every marker of a player for which keep(name, owner) is false."""
+    marks = game.players[seat].markers
+    for i in range(len(marks) - 1, -1, -1):
+        name, owner = marks[i]
+        if not keep(name, owner):
+            marks.pop(i)
+            if name in game.pools:
+                game.pools[name] += 1
+
+
 def remove_race(game: Game, inst: RaceInst) -> None:
     """The race leaves the table: tokens to the tray, banner back to the
     market queue (R10), power to the discards."""
@@ -154,6 +290,9 @@ def remove_race(game: Game, inst: RaceInst) -> None:
     for r in range(len(game.markers)):
         if game.markers[r]:
             remove_markers(game, r, lambda n, o: o != inst.id)
+    for p in game.players:
+        if p.markers:
+            remove_player_markers(game, p.seat, lambda n, o: o != inst.id)
     inst.regions.clear()
     to_tray(game, inst, inst.hand + inst.reserve + inst.pending)
     inst.hand = inst.reserve = inst.pending = 0
@@ -211,6 +350,8 @@ def lose_region(game: Game, defender: RaceInst, region: int, attacker: RaceInst,
     game.occupant[region] = None
     defender.regions.discard(region)
     defender.lost.add(region)
+    # fired while the region's markers are still there, so its triggers can test them
+    fire(game, "region.lost", defender, target=region, attacker=attacker)
     marks = game.markers[region]
     if marks:
         defs = game.ruleset.markers
@@ -220,9 +361,19 @@ def lose_region(game: Game, defender: RaceInst, region: int, attacker: RaceInst,
                 marks.pop(i)
                 game.queue_returns.append((name, owner))
         _markers_leave_with(game, region, defender)
-    fire(game, "region.lost", defender, target=region, attacker=attacker)
     if defender.declined and not defender.regions and defender.player is not None:
         remove_race(game, defender)
+
+
+def rout(game: Game, inst: RaceInst, region: int) -> None:
+    """`inst` drives the race out of `region` as a conquest would (losses,
+    withdrawal, `region.lost`, the turn's conquest log) without entering it."""
+    defender = game.occupant[region]
+    if defender is None or defender is inst:
+        return
+    game.log.append(Conquest(region, inst.id, defender.id, defender.player, game.tokens[region] > 0,
+                             bool(not defender.declined and defender.player is not None)))
+    lose_region(game, defender, region, inst, False)
 
 
 def final_attempt(game: Game, inst: RaceInst, region: int, cost: int) -> None:
@@ -250,6 +401,9 @@ def decline(game: Game, inst: RaceInst) -> None:
     for r in range(len(game.markers)):
         if game.markers[r]:
             remove_markers(game, r, lambda n, o: o != inst.id or defs[n].survives_decline)
+    for p in game.players:
+        if p.markers:
+            remove_player_markers(game, p.seat, lambda n, o: o != inst.id or defs[n].survives_decline)
     for r, keep in keeps.items():
         to_tray(game, inst, game.tokens[r] - keep)
         game.tokens[r] = keep

@@ -7,6 +7,8 @@ is kept in `Checked.resolved` so the compiler never guesses again.
 
 from __future__ import annotations
 
+import difflib
+
 import attrs
 
 from swdsl.diagnostics import Diagnostic, Span, did_you_mean
@@ -106,10 +108,12 @@ class Checker:
     def check_props(self, d: ast.Decl) -> None:
         allowed = V.DECL_PROPS[d.kind]
         seen: dict[str, ast.Prop] = {}
+        misspelt: set[str] = set()  # known properties an unknown one is close to: not also reported missing
         for item in d.items:
             if not isinstance(item, ast.Prop):
                 continue
             if item.name not in allowed:
+                misspelt.update(difflib.get_close_matches(item.name, list(allowed), n=1, cutoff=0.6))
                 hint = did_you_mean(item.name, list(allowed) + ["modify", "on", "ability", "var"])
                 self.error(d.path, item.span, "SW110", f"unknown property '{item.name}' for a {d.kind}",
                            hint or "properties here: " + ", ".join(sorted(allowed)))
@@ -131,10 +135,10 @@ class Checker:
                     self.error(d.path, item.span, "SW112", "only `survives decline` is known")
         required = {"race": ("supply",), "power": ("badge",)}.get(d.kind, ())
         for prop in required:
-            if prop not in seen:
+            if prop not in seen and prop not in misspelt:
                 self.error(d.path, d.name_span, "SW113", f"{d.kind} '{d.name}' has no '{prop}'",
                            f"add `{prop} N` to the declaration")
-        if d.kind == "race" and "banner" not in seen and "neutral" not in seen:
+        if d.kind == "race" and "banner" not in seen and "neutral" not in seen and "banner" not in misspelt:
             self.error(d.path, d.name_span, "SW113", f"race '{d.name}' has no 'banner'",
                        "add `banner N`, or `neutral` for a race that belongs to nobody")
         if d.kind == "race" and "banner" in seen and "supply" in seen:

@@ -79,7 +79,7 @@ class _JoinBracketedLines:
                     braces.pop()
             yield tok
         if brackets or braces:
-            raise _Unclosed((brackets or braces)[-1])
+            raise _Unclosed((brackets or braces)[-1], braces)
 
 
 class _TooDeep(LarkError):
@@ -88,10 +88,11 @@ class _TooDeep(LarkError):
 
 
 class _Unclosed(LarkError):
-    """An opening bracket or brace that is never closed."""
+    """An opening bracket or brace that is never closed (and the braces still open)."""
 
-    def __init__(self, tok):
+    def __init__(self, tok, braces=()):
         self.token = tok
+        self.braces = list(braces)
 
 
 def _cache_file(text: str) -> str:
@@ -548,8 +549,12 @@ def _syntax_diagnostic(path: str, err: Exception, source: str = "") -> Diagnosti
     if isinstance(err, _Unclosed):
         tok = err.token
         closer = _CLOSER.get(str(tok), "")
-        return Diagnostic(path, _span(tok), "SW003", f"'{tok}' is never closed",
-                          f"add the missing '{closer}'" + (" at the end of the declaration" if closer == "}" else ""))
+        hint = f"add the missing '{closer}'"
+        if closer == "}":
+            hint += " at the end of the block"
+            if len(err.braces) > 1:
+                hint += f"; {len(err.braces)} blocks are open, the outermost from line {err.braces[0].line}"
+        return Diagnostic(path, _span(tok), "SW003", f"'{tok}' is never closed", hint)
     if isinstance(err, UnexpectedCharacters):
         ch = err.char if hasattr(err, "char") else "?"
         span = Span(err.line, err.column, err.line, err.column + 1)
