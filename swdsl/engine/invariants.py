@@ -39,6 +39,7 @@ def violations(game: Game) -> list[str]:
     # every banner and badge in exactly one place
     banners = Counter(game.market.banners)
     badges = Counter(game.market.powers) + Counter(game.market.discard)
+    badges.update(n for names in game.bound_powers.values() for n in names)  # bound to a region for good
     for inst in game.races.values():
         if inst.player is not None:
             banners[inst.race.name] += 1
@@ -53,6 +54,7 @@ def violations(game: Game) -> list[str]:
     # marker pools
     on_map = Counter(n for marks in game.markers for n, _ in marks)
     on_map.update(n for n, _ in game.queue_returns)  # on their way back to their owner
+    on_map.update(n for p in game.players for n, _ in p.markers)  # held in front of a player
     for name, left in game.pools.items():
         limit = rs.markers[name].limit
         if left < 0 or left + on_map[name] != limit:

@@ -17,7 +17,6 @@ more regions reachable; nothing tries every region by default.
 
 from __future__ import annotations
 
-from itertools import product
 from typing import NamedTuple
 
 from swdsl.engine import turn
@@ -89,9 +88,40 @@ def conquest_actions(game: Game, inst: RaceInst) -> list[Action]:
     return out
 
 
+def held_abilities(game: Game, inst: RaceInst) -> list:
+    """The race's own abilities, then those of the relics and places in its
+    regions and of the powers bound to them (each declaration once)."""
+    hooked = game.ruleset.hooked_markers
+    if not hooked and not game.bound_powers:
+        return list(inst.abilities)
+    out, seen = list(inst.abilities), set()
+    for r in sorted(inst.regions):
+        held = [game.ruleset.markers[n] for n, _ in game.markers[r] if n in hooked]
+        held += [game.ruleset.powers[n] for n in game.bound_powers.get(r, ())]
+        for c in held:
+            if c.abilities and c.name not in seen:
+                seen.add(c.name)
+                out.extend(c.abilities)
+    return out
+
+
+def _choices(ctx: Ctx, choose, i: int = 0) -> list[tuple]:
+    """Every combination of an ability's choices; a later choice may depend on
+    the earlier ones, which are bound while its options are listed."""
+    if i == len(choose):
+        return [()]
+    name, fn = choose[i]
+    out = []
+    for v in fn(ctx):
+        ctx.b[name] = v
+        out.extend((v,) + rest for rest in _choices(ctx, choose, i + 1))
+    ctx.b.pop(name, None)
+    return out
+
+
 def ability_actions(game: Game, inst: RaceInst, phase: str) -> list[Action]:
     out: list[Action] = []
-    for ab in inst.abilities:
+    for ab in held_abilities(game, inst):
         if ab.phase != phase or not inst.scope_ok(ab.scope):
             continue
         if ab.limit is not None and not ab.per_owner and game.uses.get((inst.id, ab.per, ab.key), 0) >= ab.limit:
@@ -99,8 +129,7 @@ def ability_actions(game: Game, inst: RaceInst, phase: str) -> list[Action]:
         ctx = Ctx(game, inst, {})
         if ab.when is not None and not ab.when(ctx):
             continue
-        options = [list(fn(ctx)) for _, fn in ab.choose]
-        for combo in product(*options):
+        for combo in _choices(ctx, ab.choose):
             if ab.per_owner and ab.limit is not None:
                 owner = game.owner_of(combo[0]) if combo else None
                 if game.uses.get((inst.id, ab.per, ab.key, owner), 0) >= ab.limit:
@@ -255,7 +284,7 @@ def apply_legal(game: Game, action: Action, cost: int | None = None) -> None:
 
 
 def use_ability(game: Game, inst: RaceInst, key: str, choices: tuple) -> None:
-    ab = next(a for a in inst.abilities if a.key == key)
+    ab = next(a for a in held_abilities(game, inst) if a.key == key)
     if ab.limit is not None:
         k = (inst.id, ab.per, ab.key, game.owner_of(choices[0])) if ab.per_owner else (inst.id, ab.per, ab.key)
         game.uses[k] = game.uses.get(k, 0) + 1

@@ -401,9 +401,9 @@ def decline(game: Game, inst: RaceInst) -> None:
     for r in range(len(game.markers)):
         if game.markers[r]:
             remove_markers(game, r, lambda n, o: o != inst.id or defs[n].survives_decline)
-    for p in game.players:
-        if p.markers:
-            remove_player_markers(game, p.seat, lambda n, o: o != inst.id or defs[n].survives_decline)
+    for other in game.players:
+        if other.markers:
+            remove_player_markers(game, other.seat, lambda n, o: o != inst.id or defs[n].survives_decline)
     for r, keep in keeps.items():
         to_tray(game, inst, game.tokens[r] - keep)
         game.tokens[r] = keep

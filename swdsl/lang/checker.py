@@ -54,9 +54,10 @@ class _Env:
         return _Env(self.decl, {**self.bindings, name: type_}, self.variables, self.it)
 
 
-ELEMENT = {"regions": "region", "players": "player"}
+ELEMENT = {"regions": "region", "players": "player", "races": "race", "powers": "power"}
+SETS = tuple(ELEMENT)
 STATES = {"region": V.REGION_STATES, "race": V.RACE_STATES, "player": {"me": V.PLAYER_STATES["me"]}}
-LOG = {"region": V.LOG_STATES, "player": {"attacked": V.PLAYER_STATES["attacked"]}}
+LOG = {"region": V.LOG_STATES, "player": {"attacked": V.PLAYER_STATES["attacked"]}, "race": V.RACE_LOG_STATES}
 
 
 class Checker:
@@ -235,8 +236,9 @@ class Checker:
         for step in a.steps:
             if isinstance(step, ast.Choose):
                 t = self.expr(env, step.selection)
-                if t not in ("regions", "players", "?"):
-                    self.error(d.path, step.selection.span, "SW156", f"choose from regions or players, not {_a(t)}")
+                if t not in ("regions", "players", "powers", "?"):
+                    self.error(d.path, step.selection.span, "SW156",
+                               f"choose from regions, players or powers, not {_a(t)}")
                     t = "regions"
                 env = env.bind(step.name, ELEMENT.get(t, "region"))
             else:
@@ -258,7 +260,7 @@ class Checker:
         if k == "gain":
             self.expect(env, e.args[0], "int")
             if len(e.args) > 1:
-                self.expect_any(env, e.args[1], ("regions", "players"))
+                self.expect_any(env, e.args[1], SETS)
         elif k == "pay":
             self.expect(env, e.args[0], "int")
             if len(e.args) > 1:
@@ -274,9 +276,33 @@ class Checker:
             self.expect(env, e.args[0], "int")
         elif k in ("place", "remove", "move"):
             self.marker_name(path, e.word, e.word_span)
-            self.expect_any(env, e.args[0], ("region", "regions") if k != "move" else ("region",))
+            wants = {"place": ("region", "regions"), "remove": ("region", "regions", "player", "players")}
+            t = self.expect_any(env, e.args[0], wants.get(k, ("region",)))
+            self.out.resolved[id(e)] = (t,)  # regions and players are both numbers at run time
+        elif k == "give":
+            self.marker_name(path, e.word, e.word_span)
+            self.expect_any(env, e.args[0], ("player", "players"))
+        elif k == "return":
+            self.marker_name(path, e.word, e.word_span)
+            self.pool_name(path, e.options[0], e.word_span)
+            self.expect_any(env, e.args[0], ("region", "regions"))
+        elif k == "award":
+            self.expect(env, e.args[0], "int")
+            self.expect_any(env, e.args[1], ("player", "players"))
+        elif k == "rout":
+            self.expect_any(env, e.args[0], ("region", "regions"))
+        elif k == "move_tokens":
+            self.expect(env, e.args[0], "int")
+            self.expect(env, e.args[1], "region")
+            self.expect(env, e.args[2], "region")
+        elif k == "swap":
+            t = self.expect_any(env, e.args[0], ("region", "power"))
+            if t == "?":
+                self.expr(env, e.args[1])
+            else:
+                self.expect(env, e.args[1], t)
         elif k == "draw":
-            if e.word not in self.names.pools:
+            if e.word not in self.names.pools and e.word not in V.POOLS:
                 self.error(path, e.word_span, "SW115", f"unknown marker pool '{e.word}'",
                            did_you_mean(e.word, self.names.pools) or "pools are declared in pack.yaml under `pools:`")
             self.expect(env, e.args[0], "region")
@@ -304,6 +330,11 @@ class Checker:
             self.expect(env, e.args[0], "bool")
             self.effects(env, e.then, depth + 1)
             self.effects(env, e.orelse, depth + 1)
+
+    def pool_name(self, path: str, name: str, span: Span | None) -> None:
+        if name not in self.names.pools:
+            self.error(path, span or Span(), "SW115", f"unknown marker pool '{name}'",
+                       did_you_mean(name, self.names.pools) or "pools are declared in pack.yaml under `pools:`")
 
     def marker_name(self, path: str, name: str, span: Span | None) -> None:
         if name not in self.names.markers:
@@ -337,7 +368,7 @@ class Checker:
         if isinstance(e, ast.RegionSet):
             return "regions"
         if isinstance(e, ast.Count):
-            self.expect_any(env, e.of, ("regions", "players"))
+            self.expect_any(env, e.of, SETS)
             return "int"
         if isinstance(e, ast.Attr):
             st = self.expr(env, e.subject)
@@ -383,10 +414,10 @@ class Checker:
         if isinstance(e, ast.Test):
             return self.test(env, e)
         if isinstance(e, ast.Filtered):
-            bt = self.expect_any(env, e.base, ("regions", "players"))
+            bt = self.expect_any(env, e.base, SETS)
             inner = env.inner(ELEMENT.get(bt, "region"))
             self.expect(inner, e.cond, "bool")
-            return bt if bt in ("regions", "players") else "?"  # a wrong base is reported once, above
+            return bt if bt in SETS else "?"  # a wrong base is reported once, above
         self.error(path, getattr(e, "span", Span()), "SW199", "unsupported expression")
         return "?"
 
@@ -484,17 +515,20 @@ class Checker:
                                did_you_mean(n, self.names.tags | self.names.races | self.names.powers)
                                or "tags are given with `tags …` in a race or power")
                 return self.resolve(e, ("tag", n), "bool")
-            self.error(path, e.span, "SW103", f"`has` tests regions and races, not {_a(st)}")
+            if st == "player":
+                self.marker_name(path, n, e.span)
+                return self.resolve(e, ("player_marker", n), "bool")
+            self.error(path, e.span, "SW103", f"`has` tests regions, races and players, not {_a(st)}")
             return "bool"
         if e.kind == "borders":
-            if st != "region":
-                self.error(path, e.span, "SW103", f"`borders` tests a region, not {_a(st)}")
+            if st not in ("region", "regions"):
+                self.error(path, e.span, "SW103", f"`borders` tests a region or a set of regions, not {_a(st)}")
             self.expect_any(env, e.arg, ("region", "regions"))
             return self.resolve(e, ("borders",), "bool")
         if e.kind == "was":
             n = e.names[0]
             if st not in LOG:
-                self.error(path, e.span, "SW103", f"`was` tests a region or a player, not {_a(st)}")
+                self.error(path, e.span, "SW103", f"`was` tests a region, a player or a race, not {_a(st)}")
                 return "bool"
             states = LOG[st]
             if n not in states:
@@ -508,6 +542,7 @@ class Checker:
 def _a(t: str) -> str:
     return {"int": "a number", "bool": "a condition", "region": "a region", "regions": "a set of regions",
             "race": "a race", "player": "a player", "players": "a set of players", "terrain": "a terrain",
+            "races": "a set of races", "power": "a power", "powers": "a set of powers",
             "?": "something unknown"}.get(t, t)
 
 

@@ -132,21 +132,53 @@ class Compiler:
             return lambda ctx: [turn.place_marker(ctx.game, word, r, ctx.me) for r in _regions(where(ctx))]
         if k == "remove":
             where = args[0]
+            if self.res.get(id(e), ("regions",))[0] in ("player", "players"):
+                def take_back(ctx):
+                    for seat in _regions(where(ctx)):
+                        turn.remove_player_markers(ctx.game, seat, lambda n, o: n != word)
+                return take_back
 
             def remove(ctx):
                 for r in _regions(where(ctx)):
                     turn.remove_markers(ctx.game, r, lambda n, o: n != word)
             return remove
+        if k == "give":
+            who = args[0]
+            return lambda ctx: [turn.give_marker(ctx.game, word, seat, ctx.me) for seat in _regions(who(ctx))]
+        if k == "award":
+            amount, who = args
+            return lambda ctx: [turn.gain(ctx.game, seat, amount(ctx)) for seat in _regions(who(ctx))]
+        if k == "return":
+            where, pool = args[0], e.options[0]
+            return lambda ctx: [turn.return_markers(ctx.game, word, r, pool) for r in _regions(where(ctx))]
+        if k == "rout":
+            where = args[0]
+            return lambda ctx: [turn.rout(ctx.game, ctx.me, r) for r in _regions(where(ctx))]
+        if k == "move_tokens":
+            n, src, dst = args
+
+            def shift(ctx):
+                a, b = src(ctx), dst(ctx)
+                if a is not None and b is not None:
+                    turn.shift_tokens(ctx.game, a, b, n(ctx))
+            return shift
+        if k == "swap":
+            a, b = args
+
+            def swap(ctx):
+                x, y = a(ctx), b(ctx)
+                if isinstance(x, str) and isinstance(y, str):
+                    turn.swap_power(ctx.game, ctx.me, y)
+                elif isinstance(x, int) and isinstance(y, int):
+                    turn.swap_regions(ctx.game, x, y)
+            return swap
         if k == "move":
             return self._move(word, args[0])
         if k == "draw":
             where = args[0]
-
-            def draw(ctx):
-                pool = ctx.game.hidden.get(word)
-                if pool:
-                    ctx.game.markers[where(ctx)].append((pool.pop(), None))
-            return draw
+            if word == "power":
+                return lambda ctx: turn.bind_power(ctx.game, where(ctx)) if where(ctx) is not None else None
+            return lambda ctx: turn.draw_marker(ctx.game, word, where(ctx), ctx.me) if where(ctx) is not None else None
         if k in ("set", "increase", "decrease"):
             value = args[0]
             if k == "set":
@@ -201,16 +233,11 @@ class Compiler:
         def discard(ctx):
             g, me, k = ctx.game, ctx.me, n(ctx)
             r = where(ctx) if where else None
-            if r is None:
-                k = min(k, me.hand)
-                me.hand -= k
-            elif g.occupant[r] is me:
-                k = min(k, g.tokens[r])
-                g.tokens[r] -= k
-                if g.tokens[r] == 0:
-                    turn.vacate(g, me, r)
-            else:
-                k = 0
+            if r is not None:
+                turn.remove_tokens(g, r, k)  # whichever race holds it
+                return
+            k = min(k, me.hand)
+            me.hand -= k
             turn.to_tray(g, me, k)
         return discard
 
@@ -383,14 +410,27 @@ class Compiler:
         elif kind == "borders":
             arg = self.expr(e.arg)
 
-            def test(ctx):
-                r, other = subject(ctx), arg(ctx)
+            def one(ctx, r, other):
                 nb = ctx.game.board.neighbours[r]
                 if isinstance(other, int):
                     return other in nb
                 if isinstance(other, frozenset):
                     return not nb.isdisjoint(other)
                 return any(x in nb for x in other)
+
+            def test(ctx):
+                r, other = subject(ctx), arg(ctx)
+                if r is None or other is None:
+                    return False
+                if isinstance(r, int):
+                    return one(ctx, r, other)
+                return any(one(ctx, x, other) for x in r)  # some region of a set borders it
+        elif kind == "player_marker":
+            name = res[1]
+
+            def test(ctx):
+                p = subject(ctx)
+                return p is not None and any(n == name for n, _ in ctx.game.players[p].markers)
         elif kind == "was":
             test = _WAS[(res[1], res[2])](subject)
         else:
@@ -445,7 +485,24 @@ _ATTR = {
     ("race", "player"): lambda ctx, p: ctx.game.players[p].active if p is not None else None,
     ("regions", "player"): lambda ctx, p: [r for r, i in enumerate(ctx.game.occupant) if i is not None
                                            and i.player == p] if p is not None else [],
+    ("group", "region"): lambda ctx, r: _group(ctx.game, r),
+    ("power", "race"): lambda ctx, i: i.power.name if i is not None and i.power is not None else None,
 }
+
+
+def _group(game, r):
+    """`r` and the regions joined to it through regions of the same race."""
+    inst = game.occupant[r]
+    seen = {r}
+    if inst is None:
+        return [r]
+    stack = [r]
+    while stack:
+        for y in game.board.neighbours[stack.pop()]:
+            if y not in seen and game.occupant[y] is inst:
+                seen.add(y)
+                stack.append(y)
+    return sorted(seen)
 
 
 def _players(ctx):
@@ -462,6 +519,8 @@ _NAMED = {
     "none": _const(None),
     "die": lambda ctx: ctx.game.die,
     "round": lambda ctx: ctx.game.round,
+    "races": lambda ctx: sorted(ctx.game.races.values(), key=lambda i: i.id),
+    "offered": lambda ctx: turn.offered_powers(ctx.game),
 }
 
 
@@ -532,8 +591,15 @@ def _was_attacked(subject):
     return test
 
 
+def _was_defeated(subject):
+    def test(ctx):
+        i = subject(ctx)
+        return i is not None and any(c.attacker == ctx.me.id and c.defender == i.id for c in ctx.game.log)
+    return test
+
+
 _WAS = {("region", "occupied"): _was_occupied, ("region", "empty"): _was_empty,
-        ("player", "attacked"): _was_attacked}
+        ("player", "attacked"): _was_attacked, ("race", "defeated"): _was_defeated}
 
 
 def compile_decls(decls: list[ast.Decl], checked: Checked) -> list[Content]:
