@@ -167,3 +167,28 @@ def explain_cost(game: Game, inst: RaceInst, region: int) -> Explanation:
     steps: list = []
     value = conquest_cost(game, inst, region, steps)
     return Explanation("conquest.cost", value, tuple(steps))
+
+
+def _base(game: Game, stat: str, inst: RaceInst | None, b: dict) -> Any:
+    """The engine's base value of a stat (engine/vocabulary.py says it in words)."""
+    target = b.get("target")
+    if stat == "tokens.granted":
+        return inst.race.tokens + (inst.power.tokens if inst.power else 0)
+    if stat == "conquest.reachable":
+        return bool(inst.regions and game.board.neighbours[target] & inst.regions)
+    if stat == "region.defense":
+        return sum(game.ruleset.markers[n].defense for n, _ in game.markers[target])
+    return {"travel.cost": 0, "conquest.entry": False, "region.conquerable": True, "region.immune": False,
+            "conquest.final": True, "loss.discard": 1, "decline.keep": 1, "decline.acts": False,
+            "decline.slot": True, "decline.after_scoring": False, "score.region": 1,
+            "redeploy.vacate": False}[stat]
+
+
+def explain(game: Game, stat: str, inst: RaceInst, **bindings) -> Explanation:
+    """Why a stat has its value: the base and every modifier that applied."""
+    if stat == "conquest.cost":
+        return explain_cost(game, inst, bindings["target"])
+    base = _base(game, stat, inst, bindings)
+    steps: list = [("base", "set", base, base, base)]
+    value = fold(game, stat, base, inst, bindings, steps)
+    return Explanation(stat, value, tuple(steps))
