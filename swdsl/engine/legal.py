@@ -90,19 +90,11 @@ def conquest_actions(game: Game, inst: RaceInst) -> list[Action]:
 
 def held_abilities(game: Game, inst: RaceInst) -> list:
     """The race's own abilities, then those of the relics and places in its
-    regions and of the powers bound to them (each declaration once)."""
-    hooked = game.ruleset.hooked_markers
-    if not hooked and not game.bound_powers:
+    regions and of the powers bound to them."""
+    held = turn.held_content(game, inst)
+    if not held:
         return list(inst.abilities)
-    out, seen = list(inst.abilities), set()
-    for r in sorted(inst.regions):
-        held = [game.ruleset.markers[n] for n, _ in game.markers[r] if n in hooked]
-        held += [game.ruleset.powers[n] for n in game.bound_powers.get(r, ())]
-        for c in held:
-            if c.abilities and c.name not in seen:
-                seen.add(c.name)
-                out.extend(c.abilities)
-    return out
+    return list(inst.abilities) + [a for c in held for a in c.abilities]
 
 
 def _choices(ctx: Ctx, choose, i: int = 0) -> list[tuple]:

@@ -5,7 +5,8 @@ Fold order (documented in docs/architecture.md):
   2. edition rules (`rule` declarations), in pack order;
   3. the subject race's banner, then its power;
   4. markers with rules in the region concerned (relics, places), then markers
-     the subject race holds elsewhere;
+     the subject race holds elsewhere, then powers bound to its regions
+     (`draw power`), each in the race's current state like its own;
   5. the stat's own floor and cap from the vocabulary (conquest.cost ≥ 1).
 A "by" modifier adds, a "set" modifier replaces; each modifier may carry its own
 floor and cap, applied right after it. `explain` runs the same fold and records
@@ -38,7 +39,8 @@ class Ctx:
 
 def _held_marker_mods(game: Game, inst: RaceInst | None, stat: str, target: int | None):
     """Modifiers of hooked markers (relics, places) that apply to this stat, then
-    those of powers bound to regions the race holds (in the race's state)."""
+    those of powers bound to regions the race holds: only those whose scope
+    matches the race's state (a declined race uses no relic unless stated)."""
     hooked = game.ruleset.hooked_markers
     if inst is None:
         return ()
@@ -50,7 +52,7 @@ def _held_marker_mods(game: Game, inst: RaceInst | None, stat: str, target: int 
         for r in sorted(regions):
             for name, _owner in game.markers[r]:
                 if name in hooked:
-                    out.extend(game.ruleset.markers[name].modifiers.get(stat, ()))
+                    out.extend(m for m in game.ruleset.markers[name].modifiers.get(stat, ()) if inst.scope_ok(m.scope))
     if game.bound_powers:
         for r in sorted(inst.regions):
             for name in game.bound_powers.get(r, ()):

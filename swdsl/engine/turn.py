@@ -47,6 +47,23 @@ def fire(game: Game, event: str, inst: RaceInst | None, **bindings) -> None:
         game.trigger_depth -= 1
 
 
+def held_content(game: Game, inst: RaceInst) -> list:
+    """Relics and places with rules in the race's regions, then the powers
+    bound to its regions: each declaration once."""
+    hooked = game.ruleset.hooked_markers
+    if not hooked and not game.bound_powers:
+        return []
+    out, seen = [], set()
+    for r in sorted(inst.regions):
+        held = [game.ruleset.markers[n] for n, _ in game.markers[r] if n in hooked]
+        held += [game.ruleset.powers[n] for n in game.bound_powers.get(r, ())]
+        for c in held:
+            if id(c) not in seen:
+                seen.add(id(c))
+                out.append(c)
+    return out
+
+
 def player_races(game: Game, seat: int) -> list[RaceInst]:
     p = game.players[seat]
     return ([p.active] if p.active else []) + list(p.declined)
@@ -450,7 +467,7 @@ def begin_turn(game: Game) -> None:
     game.picked_this_turn = game.declined_this_turn = False
     races = player_races(game, seat)
     for inst in races:
-        for c in (inst.race, inst.power):
+        for c in (inst.race, inst.power, *held_content(game, inst)):
             if c is not None:
                 for name, (init, reset) in c.variables.items():
                     if reset == "turn":

@@ -156,7 +156,7 @@ RACE_LOG_STATES = {
     "defeated": "this race took a region from that race this turn (a conquest or a `rout`)",
 }
 
-PLAYER_MARKERS = "`PLAYER has MARKER`: the player holds that marker in front of them (`give`)"
+PLAYER_MARKERS = "the player holds that marker in front of them (`give`)"
 
 LOG_STATES = {
     "occupied": "held race tokens just before this race conquered it this turn",

@@ -33,6 +33,8 @@ class Compiler:
     # ---- declarations
     def compile(self, d: ast.Decl) -> Content:
         c = Content(kind=d.kind, name=d.name)
+        # initial values, for a race reading the variables of a relic or a bound power it never declared
+        self.inits = {i.name: (None if i.init == "none" else i.init) for i in d.items if isinstance(i, ast.VarDecl)}
         mods: dict[str, list[Modifier]] = {}
         trigs: dict[str, list[Trigger]] = {}
         abilities = []
@@ -81,7 +83,7 @@ class Compiler:
         return Ability(
             key=f"{d.name}/{a.name}", name=a.name, source=d.name, phase=a.phase.text if a.phase else "conquest",
             limit=limit.count if limit else None, per=limit.per.text if limit else None,
-            per_owner=bool(limit and limit.key), when=self.opt(a.when),
+            per_owner=bool(limit and limit.key), when=_with_pieces_left(self.opt(a.when), effects),
             scope=a.scope.kind if a.scope else "active", choose=tuple(chooses), run=self.block(tuple(effects)),
         )
 
@@ -286,8 +288,8 @@ class Compiler:
             name = res[1]
             return lambda ctx: ctx.b.get(name)
         if kind == "var":
-            name = res[1]
-            return lambda ctx: ctx.me.vars.get(name)
+            name, init = res[1], getattr(self, "inits", {}).get(res[1])
+            return lambda ctx: ctx.me.vars.get(name, init)
         if kind == "terrain":
             return _const(res[1])
         if kind == "attr_it":
@@ -438,6 +440,19 @@ class Compiler:
         if negate:
             return lambda ctx: not test(ctx)
         return test
+
+
+def _with_pieces_left(when, effects):
+    """An ability whose effect places a marker is offered only while that
+    marker's pool has pieces left (R6: an effect takes only what is left)."""
+    placed = sorted({e.word for e in effects if e.kind == "place"})
+    if not placed:
+        return when
+
+    def pieces_left(ctx):
+        pools = ctx.game.pools
+        return all(pools.get(m, 1) > 0 for m in placed) and (when is None or when(ctx))
+    return pieces_left
 
 
 def _per_board(fn):

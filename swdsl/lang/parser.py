@@ -382,6 +382,9 @@ class _ToAst(Transformer):
     def all_regions(self, meta, c):
         return ast.RegionSet(qual="all", span=_span(meta))
 
+    def regions_of(self, meta, c):  # `regions` is a keyword, so the attribute needs its own rule
+        return ast.Attr(name="regions", subject=c[-1], span=_span(meta))
+
     def count(self, meta, c):
         return ast.Count(of=c[0], span=_span(meta))
 
@@ -499,11 +502,15 @@ def _keywords(expected: set[str]) -> list[str]:
             pattern = lark_parser().get_terminal(t).pattern
         except KeyError:
             continue
+        value = pattern.value.replace(_WORD_END, "")
         if pattern.type == "str":
-            out.append(pattern.value)
-        elif re.fullmatch(r"[a-z|():\"? ]+", pattern.value):
-            out.extend(re.findall(r"[a-z]+", pattern.value))
+            out.append(value)
+        elif re.fullmatch(r"[a-z|():\"? ]+", value):
+            out.extend(re.findall(r"[a-z]+", value))
     return out
+
+
+_WORD_END = "(?![A-Za-z0-9_])"  # the grammar's keywords end at a word boundary
 
 
 def _line_keyword(source: str, line: int) -> tuple[str, Span, str] | None:
@@ -601,7 +608,7 @@ def _syntax_diagnostic(path: str, err: Exception, source: str = "") -> Diagnosti
 
 
 def _too_deep(tree: Tree) -> Tree | Token | None:
-    """The first node deeper than MAX_TREE_DEPTH levels, found without recursion."""
+    """A node deeper than MAX_TREE_DEPTH levels (None if there is none), found without recursion."""
     stack = [(tree, 1)]
     while stack:
         node, depth = stack.pop()

@@ -44,10 +44,13 @@ def render() -> str:
     rows += [(f"`is {k}`", "race", v) for k, v in V.RACE_STATES.items()]
     rows += [("`is me`", "player", V.PLAYER_STATES["me"]), ("`was attacked`", "player", V.PLAYER_STATES["attacked"])]
     rows += [(f"`was {k}`", "region", v) for k, v in V.LOG_STATES.items()]
+    rows += [(f"`was {k}`", "race", v) for k, v in V.RACE_LOG_STATES.items()]
+    rows += [("`has MARKER`", "player", V.PLAYER_MARKERS)]
     lines += _table(("test", "on", "true when"), rows)
     lines += ["### Region sets and named values", ""]
     lines += _table(("name", "meaning"), [(v.split(":")[0], v.split(": ", 1)[1]) for v in V.REGION_SETS.values()]
-                    + [(f"`{k}`", f"{d} ({t})") for k, (t, d) in V.NAMED_VALUES.items()])
+                    + [(f"`{k}`", f"{d} ({t})") for k, (t, d) in V.NAMED_VALUES.items()]
+                    + [(f"`draw {k} into …`", d) for k, d in V.POOLS.items()])
     lines += ["### Ability phases, limits, scopes, variable resets", ""]
     lines += _table(("word", "meaning"),
                     [(f"`during {k}`", v) for k, v in V.PHASES.items()]
