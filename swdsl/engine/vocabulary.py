@@ -187,7 +187,7 @@ NAMED_VALUES = {
 EFFECTS = {e.syntax.split()[0]: e for e in [
     Effect("gain N coins [for each SELECTION]", "the player takes N coins from the bank (N per element)"),
     Effect("pay N coins [to PLAYER]", "the player pays N coins (as many as they have) to the bank or a player"),
-    Effect("take N coins from PLAYER", "the player takes up to N coins from another player"),
+    Effect("take N coins from PLAYERS", "the player takes up to N coins from each player selected"),
     Effect("add N tokens [to REGION]", "N tokens from the tray into hand (or into REGION), as many as are left"),
     Effect("discard N tokens [from REGION]", "N of the race's tokens from hand back to the tray; with REGION, "
            "N tokens of whichever race holds it back to that race's tray (an emptied region is left)"),

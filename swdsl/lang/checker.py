@@ -267,7 +267,7 @@ class Checker:
                 self.expect(env, e.args[1], "player")
         elif k == "take":
             self.expect(env, e.args[0], "int")
-            self.expect(env, e.args[1], "player")
+            self.expect_any(env, e.args[1], ("player", "players"))
         elif k in ("add", "discard"):
             self.expect(env, e.args[0], "int")
             if len(e.args) > 1:

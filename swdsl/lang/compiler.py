@@ -121,7 +121,7 @@ class Compiler:
             return lambda ctx: turn.pay(ctx.game, ctx.me.player, amount(ctx), to(ctx))
         if k == "take":
             amount, victim = args
-            return lambda ctx: turn.pay(ctx.game, victim(ctx), amount(ctx), ctx.me.player)
+            return lambda ctx: [turn.pay(ctx.game, seat, amount(ctx), ctx.me.player) for seat in _regions(victim(ctx))]
         if k == "add":
             return self._add(args)
         if k == "discard":

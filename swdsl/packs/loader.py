@@ -180,7 +180,8 @@ def read_manifest(folder: Path, diags: list[Diagnostic], sources: dict[str, str]
     if "setup" in top:
         for count, (knode, vnode) in rd.mapping(top["setup"][1], "setup").items():
             if not count.isdigit() or not 1 <= int(count) <= 8:
-                rd.error(knode, "SW228", f"setup key '{count}' is not a player count", "use 2, 3, 4 or 5")
+                rd.error(knode, "SW228", f"setup key '{count}' is not a player count",
+                         "use a number of players from 1 to 8, like `2:`")
                 continue
             f = rd.mapping(vnode, f"setup {count}")
             rd.unknown_keys(f, SETUP_KEYS, f"setup {count}")
