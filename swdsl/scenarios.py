@@ -16,7 +16,7 @@ import attrs
 import yaml
 
 from swdsl.diagnostics import Diagnostic, Span
-from swdsl.engine import turn
+from swdsl.engine import pieces, turn
 from swdsl.engine.invariants import violations
 from swdsl.engine.legal import Action, IllegalAction, apply, explain_illegal, legal_actions
 from swdsl.engine.ruleset import Ruleset, Setup
@@ -212,7 +212,7 @@ def build(path: Path, given: dict, ruleset: Ruleset, line: int) -> Game:
             if n not in rs.markers:
                 raise ScenarioError(_lines(given, "markers", line), f"unknown marker '{n}'")
             occupant = game.occupant[r]
-            turn.place_marker(game, n, r, occupant if occupant and occupant.player is not None else None)
+            pieces.place_marker(game, n, r, occupant if occupant and occupant.player is not None else None)
     seat = int(given.get("current", 1)) - 1
     if not 0 <= seat < players:
         raise ScenarioError(line, f"current player {seat + 1} does not exist")
@@ -308,12 +308,12 @@ def _place_race(game: Game, spec: dict, line: int) -> None:
         r = _region(game, rid, line)
         old = game.occupant[r]
         if old is not None:
-            turn.to_tray(game, old, game.tokens[r])
+            pieces.to_tray(game, old, game.tokens[r])
             old.regions.discard(r)
-        got = turn.take_from_tray(game, inst, int(n))
+        got = pieces.take_from_tray(game, inst, int(n))
         game.occupant[r], game.tokens[r] = inst, got
         inst.regions.add(r)
-    inst.hand = turn.take_from_tray(game, inst, int(spec.get("hand", 0)))
+    inst.hand = pieces.take_from_tray(game, inst, int(spec.get("hand", 0)))
 
 
 # ---- actions ------------------------------------------------------------------

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from swdsl.engine import turn
+from swdsl.engine import events, pieces, turn
 from swdsl.engine.state import Game, RaceInst
 from swdsl.engine.stats import Ctx, conquest_cost, fold, is_immune
 
@@ -91,7 +91,7 @@ def conquest_actions(game: Game, inst: RaceInst) -> list[Action]:
 def held_abilities(game: Game, inst: RaceInst) -> list:
     """The race's own abilities, then those of the relics and places in its
     regions and of the powers bound to them."""
-    held = turn.held_content(game, inst)
+    held = events.held_content(game, inst)
     if not held:
         return list(inst.abilities)
     return list(inst.abilities) + [a for c in held for a in c.abilities]
@@ -241,7 +241,7 @@ def apply_legal(game: Game, action: Action, cost: int | None = None) -> None:
     elif kind == "final":
         turn.final_attempt(game, inst, action.a, cost)
     elif kind == "abandon":
-        turn.vacate(game, inst, action.a)
+        pieces.vacate(game, inst, action.a)
         game.abandoned_in_phase = True
     elif kind == "ability":
         use_ability(game, inst, action.a, action.b)

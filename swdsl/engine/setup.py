@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from swdsl.engine import turn
+from swdsl.engine import pieces, turn
 from swdsl.engine.ruleset import Ruleset
 from swdsl.engine.state import Game, MarketState, Player, RaceInst
 
@@ -37,13 +37,13 @@ def new_game(ruleset: Ruleset, players: int, seed: int) -> Game:
                     inst = RaceInst(game.next_id, ruleset.races[pl.race], None, None, declined=True)
                     game.next_id += 1
                     game.neutrals[pl.race] = game.races[inst.id] = inst
-                got = turn.take_from_tray(game, inst, pl.count)
+                got = pieces.take_from_tray(game, inst, pl.count)
                 if got:
                     game.occupant[r], game.tokens[r] = inst, got
                     inst.regions.add(r)
             else:
                 for _ in range(pl.count):
-                    turn.place_marker(game, pl.marker, r, None)
+                    pieces.place_marker(game, pl.marker, r, None)
     for name, members in setup.pools.items():
         pool = list(members)
         rng.shuffle(pool)

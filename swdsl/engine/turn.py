@@ -1,330 +1,19 @@
 """The universal Small World turn (core-rules.md §2–§12) and its hook points.
 
 The turn is a queue of steps; `advance` runs automatic steps until the next
-player decision. Every change of state a rule can cause goes through the
-functions here (conquer, lose a region, decline, place a marker…), which fire
-the events of engine/vocabulary.py.
+player decision. Conquest, losses, decline, scoring and the market live here;
+moving single pieces lives in pieces.py and running triggers in events.py.
 """
 
 from __future__ import annotations
 
+from swdsl.engine.events import fire, held_content, player_races
+from swdsl.engine.pieces import (
+    gain, markers_leave_with, pay, refill_powers, remove_markers, remove_player_markers, remove_race,
+    take_from_tray, to_tray, vacate,
+)
 from swdsl.engine.state import Conquest, Game, RaceInst
-from swdsl.engine.stats import Ctx, fold
-
-MAX_TRIGGER_DEPTH = 8
-
-
-# ---- events ---------------------------------------------------------------------
-
-
-def fire(game: Game, event: str, inst: RaceInst | None, **bindings) -> None:
-    """Run the triggers of `event`: edition rules, then the race and its power,
-    then markers with rules the race holds, then powers bound to its regions.
-    A chain deeper than MAX_TRIGGER_DEPTH stops (a pack cannot loop forever)."""
-    triggers = list(game.ruleset.rule_triggers.get(event, ()))
-    if inst is not None:
-        triggers.extend(inst.triggers.get(event, ()))
-        if game.ruleset.hooked_markers:
-            for r in sorted(inst.regions):
-                for name, _ in game.markers[r]:
-                    if name in game.ruleset.hooked_markers:
-                        triggers.extend(game.ruleset.markers[name].triggers.get(event, ()))
-        if game.bound_powers:
-            for r in sorted(inst.regions):
-                for name in game.bound_powers.get(r, ()):
-                    triggers.extend(game.ruleset.powers[name].triggers.get(event, ()))
-    if not triggers or game.trigger_depth >= MAX_TRIGGER_DEPTH:
-        return
-    game.trigger_depth += 1
-    try:
-        ctx = Ctx(game, inst, bindings)
-        for t in triggers:
-            if inst is not None and t.scope != "always" and (t.scope == "declined") != inst.declined:
-                continue
-            if t.when is None or t.when(ctx):
-                t.run(ctx)
-    finally:
-        game.trigger_depth -= 1
-
-
-def held_content(game: Game, inst: RaceInst) -> list:
-    """Relics and places with rules in the race's regions, then the powers
-    bound to its regions: each declaration once."""
-    hooked = game.ruleset.hooked_markers
-    if not hooked and not game.bound_powers:
-        return []
-    out, seen = [], set()
-    for r in sorted(inst.regions):
-        held = [game.ruleset.markers[n] for n, _ in game.markers[r] if n in hooked]
-        held += [game.ruleset.powers[n] for n in game.bound_powers.get(r, ())]
-        for c in held:
-            if id(c) not in seen:
-                seen.add(id(c))
-                out.append(c)
-    return out
-
-
-def player_races(game: Game, seat: int) -> list[RaceInst]:
-    p = game.players[seat]
-    return ([p.active] if p.active else []) + list(p.declined)
-
-
-# ---- coins ----------------------------------------------------------------------
-
-
-def gain(game: Game, seat: int | None, amount: int) -> None:
-    if seat is None or amount <= 0:
-        return
-    amount = min(amount, game.bank)
-    game.bank -= amount
-    game.players[seat].coins += amount
-
-
-def pay(game: Game, seat: int | None, amount: int, to: int | None = None) -> None:
-    if seat is None or amount <= 0:
-        return
-    p = game.players[seat]
-    amount = min(amount, p.coins)
-    p.coins -= amount
-    if to is None:
-        game.bank += amount
-    else:
-        game.players[to].coins += amount
-
-
-# ---- tokens and markers ------------------------------------------------------------
-
-
-def take_from_tray(game: Game, inst: RaceInst, wanted: int) -> int:
-    got = max(0, min(wanted, game.tray[inst.race.name]))
-    game.tray[inst.race.name] -= got
-    return got
-
-
-def to_tray(game: Game, inst: RaceInst, n: int) -> None:
-    game.tray[inst.race.name] += n
-
-
-def place_marker(game: Game, name: str, region: int, owner: RaceInst | None) -> bool:
-    left = game.pools.get(name)
-    if left is not None:
-        if left <= 0:
-            return False
-        game.pools[name] = left - 1
-    game.markers[region].append((name, owner.id if owner else None))
-    return True
-
-
-def remove_marker(game: Game, region: int, index: int) -> None:
-    name, _ = game.markers[region].pop(index)
-    if name in game.pools:
-        game.pools[name] += 1
-
-
-def remove_markers(game: Game, region: int, keep) -> None:
-    """Remove every marker of `region` for which keep(name, owner) is false."""
-    marks = game.markers[region]
-    for i in range(len(marks) - 1, -1, -1):
-        if not keep(*marks[i]):
-            remove_marker(game, region, i)
-
-
-def _markers_leave_with(game: Game, region: int, inst: RaceInst) -> None:
-    """R6.4: markers bound to a race leave when the region stops holding it."""
-    if game.markers[region]:
-        defs = game.ruleset.markers
-        remove_markers(game, region, lambda n, o: not (defs[n].bound and o == inst.id))
-
-
-def vacate(game: Game, inst: RaceInst, region: int) -> int:
-    """The race leaves `region`, taking its tokens back into hand."""
-    n = game.tokens[region]
-    game.tokens[region] = 0
-    game.occupant[region] = None
-    inst.regions.discard(region)
-    _markers_leave_with(game, region, inst)
-    inst.hand += n
-    return n
-
-
-def set_aside(game: Game, inst: RaceInst, n: int) -> None:
-    """Take n tokens off the map, most crowded regions first; a region left
-    empty is abandoned (R65). They come back when troops are readied."""
-    while n > 0 and inst.regions:
-        r = max(sorted(inst.regions), key=lambda x: game.tokens[x])
-        if game.tokens[r] > 1:
-            game.tokens[r] -= 1
-        else:
-            vacate(game, inst, r)
-            inst.hand -= 1
-        inst.reserve += 1
-        n -= 1
-    take = min(n, inst.hand)
-    inst.hand -= take
-    inst.reserve += take
-
-
-def remove_tokens(game: Game, region: int, n: int) -> int:
-    """n tokens of whichever race holds `region` go back to its tray; an emptied
-    region is left, and a declined race with no region left leaves the table."""
-    inst = game.occupant[region]
-    if inst is None:
-        return 0
-    k = max(0, min(n, game.tokens[region]))
-    game.tokens[region] -= k
-    to_tray(game, inst, k)
-    if game.tokens[region] == 0:
-        vacate(game, inst, region)
-        if inst.declined and not inst.regions and inst.player is not None:
-            remove_race(game, inst)
-    return k
-
-
-def shift_tokens(game: Game, src: int, dst: int, n: int) -> int:
-    """Up to n tokens of the race holding `src` move into `dst`, which it must
-    hold too; an emptied `src` is left."""
-    inst = game.occupant[src]
-    if inst is None or src == dst or game.occupant[dst] is not inst:
-        return 0
-    k = max(0, min(n, game.tokens[src]))
-    game.tokens[src] -= k
-    game.tokens[dst] += k
-    if game.tokens[src] == 0:
-        vacate(game, inst, src)
-    return k
-
-
-def swap_regions(game: Game, a: int, b: int) -> None:
-    """Everything in `a` and `b` changes place, race tokens and markers, except
-    places and `fixed` markers; whoever holds the tokens holds the region."""
-    if a == b:
-        return
-    ia, ib = game.occupant[a], game.occupant[b]
-    for inst, r in ((ia, a), (ib, b)):
-        if inst is not None:
-            inst.regions.discard(r)
-    game.occupant[a], game.occupant[b] = ib, ia
-    game.tokens[a], game.tokens[b] = game.tokens[b], game.tokens[a]
-    for inst, r in ((ib, a), (ia, b)):
-        if inst is not None:
-            inst.regions.add(r)
-    defs = game.ruleset.markers
-    ma, mb = game.markers[a], game.markers[b]
-    game.markers[a] = [m for m in ma if defs[m[0]].fixed] + [m for m in mb if not defs[m[0]].fixed]
-    game.markers[b] = [m for m in mb if defs[m[0]].fixed] + [m for m in ma if not defs[m[0]].fixed]
-
-
-def draw_marker(game: Game, pool: str, region: int, inst: RaceInst | None) -> str | None:
-    """The top marker of a hidden pool (shuffled at setup) goes face up into
-    `region`; its rules work at once (`marker.drawn`)."""
-    left = game.hidden.get(pool)
-    if not left:
-        return None
-    name = left.pop()
-    game.markers[region].append((name, None))
-    fire(game, "marker.drawn", inst, target=region)
-    return name
-
-
-def return_markers(game: Game, name: str, region: int, pool: str) -> None:
-    """The `name` markers of `region` go back on top of the hidden pool, unrevealed."""
-    marks = game.markers[region]
-    for i in range(len(marks) - 1, -1, -1):
-        if marks[i][0] == name:
-            marks.pop(i)
-            game.hidden.setdefault(pool, []).append(name)
-
-
-def bind_power(game: Game, region: int) -> str | None:
-    """The top power of the market's stack is bound to `region` for the rest of
-    the game: the race holding the region has its rules (no tokens)."""
-    m = game.market
-    visible = game.ruleset.market.visible
-    if len(m.powers) < visible:
-        refill_powers(game)
-    if not m.powers:
-        return None
-    name = m.powers.pop(min(visible, len(m.powers)) - 1)
-    if len(m.powers) < visible:
-        refill_powers(game)
-    game.bound_powers.setdefault(region, []).append(name)
-    return name
-
-
-def offered_powers(game: Game) -> list[str]:
-    return game.market.powers[: len(game.visible_combos())]
-
-
-def swap_power(game: Game, inst: RaceInst, name: str) -> None:
-    """The race's power changes place with an offered one; its tokens follow the
-    badge numbers (more from the tray, or back to it from hand)."""
-    offered = offered_powers(game)
-    if inst.power is None or name not in offered or name == inst.power.name:
-        return
-    old = inst.power
-    game.market.powers[offered.index(name)] = old.name
-    inst.power = game.ruleset.powers[name]
-    inst.rebuild_hooks()
-    diff = inst.power.tokens - old.tokens
-    if diff > 0:
-        inst.hand += take_from_tray(game, inst, diff)
-    else:
-        k = min(-diff, inst.hand)
-        inst.hand -= k
-        to_tray(game, inst, k)
-
-
-def give_marker(game: Game, name: str, seat: int, owner: RaceInst | None) -> bool:
-    """Put a marker from its pool in front of a player."""
-    left = game.pools.get(name)
-    if left is not None:
-        if left <= 0:
-            return False
-        game.pools[name] = left - 1
-    game.players[seat].markers.append((name, owner.id if owner else None))
-    return True
-
-
-def remove_player_markers(game: Game, seat: int, keep) -> None:
-    """Take back every marker of a player for which keep(name, owner) is false."""
-    marks = game.players[seat].markers
-    for i in range(len(marks) - 1, -1, -1):
-        name, owner = marks[i]
-        if not keep(name, owner):
-            marks.pop(i)
-            if name in game.pools:
-                game.pools[name] += 1
-
-
-def remove_race(game: Game, inst: RaceInst) -> None:
-    """The race leaves the table: tokens to the tray, banner back to the
-    market queue (R10), power to the discards."""
-    for r in sorted(inst.regions):
-        to_tray(game, inst, game.tokens[r])
-        game.tokens[r] = 0
-        game.occupant[r] = None
-        _markers_leave_with(game, r, inst)
-    for r in range(len(game.markers)):
-        if game.markers[r]:
-            remove_markers(game, r, lambda n, o: o != inst.id)
-    for p in game.players:
-        if p.markers:
-            remove_player_markers(game, p.seat, lambda n, o: o != inst.id)
-    inst.regions.clear()
-    to_tray(game, inst, inst.hand + inst.reserve + inst.pending)
-    inst.hand = inst.reserve = inst.pending = 0
-    game.races.pop(inst.id, None)
-    if inst.player is None:
-        return
-    p = game.players[inst.player]
-    if p.active is inst:
-        p.active = None
-    if inst in p.declined:
-        p.declined.remove(inst)
-    game.market.banners.append(inst.race.name)
-    if inst.power is not None:
-        game.market.discard.append(inst.power.name)
-        inst.power = None
+from swdsl.engine.stats import fold
 
 
 # ---- conquest ----------------------------------------------------------------------
@@ -377,7 +66,7 @@ def lose_region(game: Game, defender: RaceInst, region: int, attacker: RaceInst,
             if owner == defender.id and defs[name].returns:
                 marks.pop(i)
                 game.queue_returns.append((name, owner))
-        _markers_leave_with(game, region, defender)
+        markers_leave_with(game, region, defender)
     if defender.declined and not defender.regions and defender.player is not None:
         remove_race(game, defender)
 
@@ -427,7 +116,7 @@ def decline(game: Game, inst: RaceInst) -> None:
         if keep == 0:
             game.occupant[r] = None
             inst.regions.discard(r)
-            _markers_leave_with(game, r, inst)
+            markers_leave_with(game, r, inst)
     to_tray(game, inst, inst.hand + inst.reserve + inst.pending)
     inst.hand = inst.reserve = inst.pending = 0
     if inst.power is not None and not inst.power.acts_in_decline:
@@ -632,12 +321,3 @@ def pick(game: Game, position: int) -> None:
     game.picked_this_turn = True
     fire(game, "combo.picked", inst)
     start_conquests(game, inst)
-
-
-def refill_powers(game: Game) -> None:
-    """R11: an empty power stack is rebuilt from the shuffled discards."""
-    m = game.market
-    if m.discard:
-        game.rng.shuffle(m.discard)
-        m.powers.extend(m.discard)
-        m.discard.clear()

@@ -9,21 +9,17 @@ from __future__ import annotations
 
 import operator
 
-from swdsl.engine import turn
+from swdsl.engine import pieces, turn
 from swdsl.engine.content import Ability, Content, Modifier, Trigger
-from swdsl.engine.legal import can_target
-from swdsl.engine.stats import conquest_cost, is_immune
+from swdsl.engine.stats import conquest_cost
 from swdsl.lang import ast
 from swdsl.lang.checker import Checked
+from swdsl.lang.runtime import ATTR, NAMED, SETS, STATES, WAS, as_regions, const, has_tag
 
 _CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
         ">=": operator.ge}
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul,
           "/": lambda a, b: a // b if b else 0}
-
-
-def _const(v):
-    return lambda ctx: v
 
 
 class Compiler:
@@ -67,7 +63,7 @@ class Compiler:
         value = m.value
         fn = self.expr(value)
         if isinstance(value, ast.Ref) and value.name in ("true", "false"):
-            fn = _const(value.name == "true")
+            fn = const(value.name == "true")
         return Modifier(m.stat.text, m.op, fn, self.opt(m.when), self.opt(m.floor), self.opt(m.cap),
                         m.scope.kind if m.scope else "active", d.name)
 
@@ -113,56 +109,56 @@ class Compiler:
             amount = args[0]
             if len(args) > 1:
                 each = args[1]
-                return lambda ctx: turn.gain(ctx.game, ctx.me.player, amount(ctx) * len(each(ctx)))
-            return lambda ctx: turn.gain(ctx.game, ctx.me.player, amount(ctx))
+                return lambda ctx: pieces.gain(ctx.game, ctx.me.player, amount(ctx) * len(each(ctx)))
+            return lambda ctx: pieces.gain(ctx.game, ctx.me.player, amount(ctx))
         if k == "pay":
             amount = args[0]
-            to = args[1] if len(args) > 1 else _const(None)
-            return lambda ctx: turn.pay(ctx.game, ctx.me.player, amount(ctx), to(ctx))
+            to = args[1] if len(args) > 1 else const(None)
+            return lambda ctx: pieces.pay(ctx.game, ctx.me.player, amount(ctx), to(ctx))
         if k == "take":
             amount, victim = args
-            return lambda ctx: [turn.pay(ctx.game, seat, amount(ctx), ctx.me.player) for seat in _regions(victim(ctx))]
+            return lambda ctx: [pieces.pay(ctx.game, seat, amount(ctx), ctx.me.player) for seat in as_regions(victim(ctx))]
         if k == "add":
             return self._add(args)
         if k == "discard":
             return self._discard(args)
         if k == "set_aside":
             n = args[0]
-            return lambda ctx: turn.set_aside(ctx.game, ctx.me, n(ctx))
+            return lambda ctx: pieces.set_aside(ctx.game, ctx.me, n(ctx))
         if k == "place":
             where = args[0]
-            return lambda ctx: [turn.place_marker(ctx.game, word, r, ctx.me) for r in _regions(where(ctx))]
+            return lambda ctx: [pieces.place_marker(ctx.game, word, r, ctx.me) for r in as_regions(where(ctx))]
         if k == "remove":
             where = args[0]
             if self.res.get(id(e), ("regions",))[0] in ("player", "players"):
                 def take_back(ctx):
-                    for seat in _regions(where(ctx)):
-                        turn.remove_player_markers(ctx.game, seat, lambda n, o: n != word)
+                    for seat in as_regions(where(ctx)):
+                        pieces.remove_player_markers(ctx.game, seat, lambda n, o: n != word)
                 return take_back
 
             def remove(ctx):
-                for r in _regions(where(ctx)):
-                    turn.remove_markers(ctx.game, r, lambda n, o: n != word)
+                for r in as_regions(where(ctx)):
+                    pieces.remove_markers(ctx.game, r, lambda n, o: n != word)
             return remove
         if k == "give":
             who = args[0]
-            return lambda ctx: [turn.give_marker(ctx.game, word, seat, ctx.me) for seat in _regions(who(ctx))]
+            return lambda ctx: [pieces.give_marker(ctx.game, word, seat, ctx.me) for seat in as_regions(who(ctx))]
         if k == "award":
             amount, who = args
-            return lambda ctx: [turn.gain(ctx.game, seat, amount(ctx)) for seat in _regions(who(ctx))]
+            return lambda ctx: [pieces.gain(ctx.game, seat, amount(ctx)) for seat in as_regions(who(ctx))]
         if k == "return":
             where, pool = args[0], e.options[0]
-            return lambda ctx: [turn.return_markers(ctx.game, word, r, pool) for r in _regions(where(ctx))]
+            return lambda ctx: [pieces.return_markers(ctx.game, word, r, pool) for r in as_regions(where(ctx))]
         if k == "rout":
             where = args[0]
-            return lambda ctx: [turn.rout(ctx.game, ctx.me, r) for r in _regions(where(ctx))]
+            return lambda ctx: [turn.rout(ctx.game, ctx.me, r) for r in as_regions(where(ctx))]
         if k == "move_tokens":
             n, src, dst = args
 
             def shift(ctx):
                 a, b = src(ctx), dst(ctx)
                 if a is not None and b is not None:
-                    turn.shift_tokens(ctx.game, a, b, n(ctx))
+                    pieces.shift_tokens(ctx.game, a, b, n(ctx))
             return shift
         if k == "swap":
             a, b = args
@@ -170,17 +166,17 @@ class Compiler:
             def swap(ctx):
                 x, y = a(ctx), b(ctx)
                 if isinstance(x, str) and isinstance(y, str):
-                    turn.swap_power(ctx.game, ctx.me, y)
+                    pieces.swap_power(ctx.game, ctx.me, y)
                 elif isinstance(x, int) and isinstance(y, int):
-                    turn.swap_regions(ctx.game, x, y)
+                    pieces.swap_regions(ctx.game, x, y)
             return swap
         if k == "move":
             return self._move(word, args[0])
         if k == "draw":
             where = args[0]
             if word == "power":
-                return lambda ctx: turn.bind_power(ctx.game, where(ctx)) if where(ctx) is not None else None
-            return lambda ctx: turn.draw_marker(ctx.game, word, where(ctx), ctx.me) if where(ctx) is not None else None
+                return lambda ctx: pieces.bind_power(ctx.game, where(ctx)) if where(ctx) is not None else None
+            return lambda ctx: pieces.draw_marker(ctx.game, word, where(ctx), ctx.me) if where(ctx) is not None else None
         if k in ("set", "increase", "decrease"):
             value = args[0]
             if k == "set":
@@ -201,7 +197,7 @@ class Compiler:
             return self._conquer(args, e.options)
         if k == "vacate":
             where = args[0]
-            return lambda ctx: [turn.vacate(ctx.game, ctx.me, r) for r in _regions(where(ctx))
+            return lambda ctx: [pieces.vacate(ctx.game, ctx.me, r) for r in as_regions(where(ctx))
                                 if ctx.game.occupant[r] is ctx.me]
         if k == "if":
             cond, then = args[0], self.block(e.then)
@@ -220,7 +216,7 @@ class Compiler:
         where = args[1] if len(args) > 1 else None
 
         def add(ctx):
-            got = turn.take_from_tray(ctx.game, ctx.me, n(ctx))
+            got = pieces.take_from_tray(ctx.game, ctx.me, n(ctx))
             r = where(ctx) if where else None
             if r is not None and ctx.game.occupant[r] is ctx.me:
                 ctx.game.tokens[r] += got
@@ -236,11 +232,11 @@ class Compiler:
             g, me, k = ctx.game, ctx.me, n(ctx)
             r = where(ctx) if where else None
             if r is not None:
-                turn.remove_tokens(g, r, k)  # whichever race holds it
+                pieces.remove_tokens(g, r, k)  # whichever race holds it
                 return
             k = min(k, me.hand)
             me.hand -= k
-            turn.to_tray(g, me, k)
+            pieces.to_tray(g, me, k)
         return discard
 
     def _move(self, word, dest):
@@ -253,7 +249,7 @@ class Compiler:
                         marks.pop(i)
                         g.markers[r].append((name, owner))
                         return
-            turn.place_marker(g, word, r, me)
+            pieces.place_marker(g, word, r, me)
         return move
 
     def _conquer(self, args, options):
@@ -277,7 +273,7 @@ class Compiler:
         return m(e)
 
     def _int(self, e: ast.Int):
-        return _const(e.value)
+        return const(e.value)
 
     def _ref(self, e: ast.Ref):
         res = self.res.get(id(e), ("named", e.name))
@@ -291,17 +287,17 @@ class Compiler:
             name, init = res[1], getattr(self, "inits", {}).get(res[1])
             return lambda ctx: ctx.me.vars.get(name, init)
         if kind == "terrain":
-            return _const(res[1])
+            return const(res[1])
         if kind == "attr_it":
-            get = _ATTR[(res[1], res[2])]
+            get = ATTR[(res[1], res[2])]
             return lambda ctx: get(ctx, ctx.it)
         if kind == "attr_me":
-            get = _ATTR[(res[1], "race")]
+            get = ATTR[(res[1], "race")]
             return lambda ctx: get(ctx, ctx.me)
-        return _NAMED[res[1]]
+        return NAMED[res[1]]
 
     def _regionset(self, e: ast.RegionSet):
-        return _SETS[e.qual]
+        return SETS[e.qual]
 
     def _count(self, e: ast.Count):
         of = self.expr(e.of)
@@ -309,7 +305,7 @@ class Compiler:
 
     def _attr(self, e: ast.Attr):
         _, name, st = self.res[id(e)]
-        get, subject = _ATTR[(name, st)], self.expr(e.subject)
+        get, subject = ATTR[(name, st)], self.expr(e.subject)
         return lambda ctx: get(ctx, subject(ctx))
 
     def _call(self, e: ast.Call):
@@ -385,7 +381,7 @@ class Compiler:
         kind = res[0]
         negate = e.kind == "is_not"
         if kind == "state":
-            fn = _STATES[(res[1], res[2])]
+            fn = STATES[(res[1], res[2])]
             test = lambda ctx: fn(ctx, subject(ctx))  # noqa: E731
         elif kind == "terrain_is":
             name, is_region = res[2], res[1] == "region"
@@ -408,7 +404,7 @@ class Compiler:
             test = lambda ctx: any(n == name for n, _ in ctx.game.markers[subject(ctx)])  # noqa: E731
         elif kind == "tag":
             name = res[1]
-            test = lambda ctx: _has_tag(subject(ctx), name)  # noqa: E731
+            test = lambda ctx: has_tag(subject(ctx), name)  # noqa: E731
         elif kind == "borders":
             arg = self.expr(e.arg)
 
@@ -434,9 +430,9 @@ class Compiler:
                 p = subject(ctx)
                 return p is not None and any(n == name for n, _ in ctx.game.players[p].markers)
         elif kind == "was":
-            test = _WAS[(res[1], res[2])](subject)
+            test = WAS[(res[1], res[2])](subject)
         else:
-            return _const(False)
+            return const(False)
         if negate:
             return lambda ctx: not test(ctx)
         return test
@@ -464,157 +460,6 @@ def _per_board(fn):
             got = memo[cached] = frozenset(fn(ctx))
         return got
     return cached
-
-
-def _has_tag(inst, name: str) -> bool:
-    if inst is None:
-        return False
-    return (name in inst.race.tags or inst.race.name == name
-            or (inst.power is not None and (name in inst.power.tags or inst.power.name == name)))
-
-
-def _regions(v):
-    if v is None:
-        return ()
-    return (v,) if isinstance(v, int) else v
-
-
-def _region_owner(ctx, r):
-    inst = ctx.game.occupant[r]
-    return None if inst is None else inst.player
-
-
-_ATTR = {
-    ("terrain", "region"): lambda ctx, r: ctx.game.board.regions[r].terrain,
-    ("tokens", "region"): lambda ctx, r: ctx.game.tokens[r],
-    ("owner", "region"): _region_owner,
-    ("occupant", "region"): lambda ctx, r: ctx.game.occupant[r],
-    ("neighbours", "region"): lambda ctx, r: sorted(ctx.game.board.neighbours[r]),
-    ("area", "region"): lambda ctx, r: ctx.game.board.regions[r].area,
-    ("hand", "race"): lambda ctx, i: i.hand if i else 0,
-    ("regions", "race"): lambda ctx, i: sorted(i.regions) if i else [],
-    ("owner", "race"): lambda ctx, i: i.player if i else None,
-    ("turns", "race"): lambda ctx, i: i.turns if i else 0,
-    ("tray", "race"): lambda ctx, i: ctx.game.tray[i.race.name] if i else 0,
-    ("coins", "player"): lambda ctx, p: ctx.game.players[p].coins if p is not None else 0,
-    ("race", "player"): lambda ctx, p: ctx.game.players[p].active if p is not None else None,
-    ("regions", "player"): lambda ctx, p: [r for r, i in enumerate(ctx.game.occupant) if i is not None
-                                           and i.player == p] if p is not None else [],
-    ("group", "region"): lambda ctx, r: _group(ctx.game, r),
-    ("power", "race"): lambda ctx, i: i.power.name if i is not None and i.power is not None else None,
-}
-
-
-def _group(game, r):
-    """`r` and the regions joined to it through regions of the same race."""
-    inst = game.occupant[r]
-    seen = {r}
-    if inst is None:
-        return [r]
-    stack = [r]
-    while stack:
-        for y in game.board.neighbours[stack.pop()]:
-            if y not in seen and game.occupant[y] is inst:
-                seen.add(y)
-                stack.append(y)
-    return sorted(seen)
-
-
-def _players(ctx):
-    return range(len(ctx.game.players))
-
-
-_NAMED = {
-    "me": lambda ctx: ctx.me,
-    "owner": lambda ctx: ctx.me.player if ctx.me else None,
-    "opponents": lambda ctx: [p for p in _players(ctx) if ctx.me is None or p != ctx.me.player],
-    "players": lambda ctx: list(_players(ctx)),
-    "true": _const(True),
-    "false": _const(False),
-    "none": _const(None),
-    "die": lambda ctx: ctx.game.die,
-    "round": lambda ctx: ctx.game.round,
-    "races": lambda ctx: sorted(ctx.game.races.values(), key=lambda i: i.id),
-    "offered": lambda ctx: turn.offered_powers(ctx.game),
-}
-
-
-def _conquered(ctx):
-    me = ctx.me
-    return sorted({c.region for c in ctx.game.log if c.attacker == me.id and ctx.game.occupant[c.region] is me})
-
-
-_SETS = {
-    "all": lambda ctx: range(len(ctx.game.board)),
-    "my": lambda ctx: sorted(ctx.me.regions) if ctx.me else [],
-    "conquered": _conquered,
-    "lost": lambda ctx: sorted(ctx.me.lost) if ctx.me else [],
-}
-
-
-def _occ(ctx, r):
-    return ctx.game.occupant[r]
-
-
-_STATES = {
-    ("region", "edge"): lambda ctx, r: ctx.game.board.regions[r].edge,
-    ("region", "empty"): lambda ctx, r: ctx.game.tokens[r] == 0,
-    ("region", "occupied"): lambda ctx, r: ctx.game.tokens[r] > 0,
-    ("region", "mine"): lambda ctx, r: _occ(ctx, r) is ctx.me,
-    ("region", "ours"): lambda ctx, r: _occ(ctx, r) is not None and _occ(ctx, r).player == ctx.me.player
-    and ctx.me.player is not None,
-    ("region", "enemy"): lambda ctx, r: _occ(ctx, r) is not None and _occ(ctx, r).player is not None
-    and _occ(ctx, r).player != ctx.me.player,
-    ("region", "neutral"): lambda ctx, r: _occ(ctx, r) is not None and _occ(ctx, r).player is None,
-    ("region", "declined"): lambda ctx, r: _occ(ctx, r) is not None and _occ(ctx, r).declined,
-    ("region", "active"): lambda ctx, r: _occ(ctx, r) is not None and not _occ(ctx, r).declined,
-    ("region", "immune"): lambda ctx, r: is_immune(ctx.game, r, ctx.me),
-    ("region", "attackable"): lambda ctx, r: _occ(ctx, r) is not ctx.me and can_target(ctx.game, ctx.me, r),
-    ("race", "active"): lambda ctx, i: i is not None and not i.declined,
-    ("race", "declined"): lambda ctx, i: i is not None and i.declined,
-    ("race", "neutral"): lambda ctx, i: i is not None and i.player is None,
-    ("race", "mine"): lambda ctx, i: i is ctx.me,
-    ("race", "ours"): lambda ctx, i: i is not None and i.player == ctx.me.player,
-    ("race", "enemy"): lambda ctx, i: i is not None and i.player is not None and i.player != ctx.me.player,
-    ("player", "me"): lambda ctx, p: p == ctx.me.player,
-}
-
-
-def _was_occupied(subject):
-    def test(ctx):
-        r = subject(ctx)
-        for c in reversed(ctx.game.log):
-            if c.region == r and c.attacker == ctx.me.id:
-                return c.occupied
-        return False
-    return test
-
-
-def _was_empty(subject):
-    occupied = _was_occupied(subject)
-
-    def test(ctx):
-        r = subject(ctx)
-        return any(c.region == r and c.attacker == ctx.me.id for c in ctx.game.log) and not occupied(ctx)
-    return test
-
-
-def _was_attacked(subject):
-    def test(ctx):
-        p = subject(ctx)
-        return any(c.attacker == ctx.me.id and c.defender_player == p and c.defender_active for c in ctx.game.log)
-    return test
-
-
-def _was_defeated(subject):
-    def test(ctx):
-        i = subject(ctx)
-        return i is not None and any(c.attacker == ctx.me.id and c.defender == i.id for c in ctx.game.log)
-    return test
-
-
-_WAS = {("region", "occupied"): _was_occupied, ("region", "empty"): _was_empty,
-        ("player", "attacked"): _was_attacked, ("race", "defeated"): _was_defeated}
 
 
 def compile_decls(decls: list[ast.Decl], checked: Checked) -> list[Content]:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from swdsl.bots import GreedyBot, RandomBot, play
-from swdsl.engine import turn
+from swdsl.engine import events, pieces, turn
 from swdsl.engine.invariants import violations
 from swdsl.engine.legal import Action, ability_actions, apply, can_target, held_abilities, legal_actions, use_ability
 from swdsl.engine.setup import new_game
@@ -102,7 +102,7 @@ def _game(rs):
     g = new_game(rs, 2, 1)
     for r in range(len(g.board)):  # an empty board: no Monsters, no markers
         if g.occupant[r] is not None:
-            turn.to_tray(g, g.occupant[r], g.tokens[r])
+            pieces.to_tray(g, g.occupant[r], g.tokens[r])
             g.occupant[r].regions.discard(r)
             g.occupant[r], g.tokens[r] = None, 0
         g.markers[r].clear()
@@ -120,9 +120,9 @@ def _put(g, race, seat, regions, power=None, declined=False, hand=0):
     g.races[inst.id] = inst
     for rid, n in regions.items():
         r = R(g, rid)
-        g.occupant[r], g.tokens[r] = inst, turn.take_from_tray(g, inst, n)
+        g.occupant[r], g.tokens[r] = inst, pieces.take_from_tray(g, inst, n)
         inst.regions.add(r)
-    inst.hand = turn.take_from_tray(g, inst, hand)
+    inst.hand = pieces.take_from_tray(g, inst, hand)
     if seat is not None:
         p = g.players[seat]
         if declined:
@@ -140,7 +140,7 @@ def test_goblin_bombs_explode_fizzle_and_go_back_on_the_pile(rs):
     g.markers[R(g, 5)].append(("dud_bomb", None))
     g.markers[R(g, 8)].append(("live_bomb", None))  # empty region: back on the pile
     pile = len(g.hidden["bombs"])
-    turn.fire(g, "turn.start", gob)
+    events.fire(g, "turn.start", gob)
     assert g.occupant[R(g, 1)] is None and g.tokens[R(g, 1)] == 0  # exploded: left empty, nobody enters
     assert hum.pending == 2 and g.occupant[R(g, 5)] is hum  # 1 discarded, 2 withdrawn; the dud did nothing
     assert all(not m for m in g.markers)
@@ -162,7 +162,7 @@ def test_bombs_are_laid_next_to_the_goblins_in_active_enemy_regions(rs):
 def test_pandaren_harmony_gates_and_tolls_once_a_turn(rs):
     g = _game(rs)
     pan = _put(g, "Pandaren", 0, {1: 1, 4: 1})
-    turn.fire(g, "turn.end", pan)  # nobody attacked: every opponent gets Harmony
+    events.fire(g, "turn.end", pan)  # nobody attacked: every opponent gets Harmony
     assert [n for n, _ in g.players[1].markers] == ["harmony"]
     gob = _put(g, "Goblins", 1, {2: 6}, hand=8)
     g.players[1].coins = 1
@@ -172,7 +172,7 @@ def test_pandaren_harmony_gates_and_tolls_once_a_turn(rs):
     turn.conquer(g, gob, R(g, 1), 3)
     turn.conquer(g, gob, R(g, 4), 3)
     assert g.players[1].coins == 3 and g.players[0].coins == 7  # 2 coins, once
-    turn.fire(g, "turn.start", pan)
+    events.fire(g, "turn.start", pan)
     assert g.players[1].markers == [] and g.pools["harmony"] == 4
 
 
@@ -237,7 +237,7 @@ def test_stonehedge_binds_a_power_to_its_region(rs):
     g.market.powers = ["Diplomat", "Championing", "Intimidating", "Portal Mage", "Vampire"]
     holder = _put(g, "Humans", 0, {4: 3})
     g.hidden["relics"] = ["stonehedge"]
-    turn.draw_marker(g, "relics", R(g, 4), holder)
+    pieces.draw_marker(g, "relics", R(g, 4), holder)
     assert g.bound_powers == {R(g, 4): ["Vampire"]} and "Vampire" not in g.market.powers
     assert "Vampire/bite" in {a.key for a in held_abilities(g, holder)}
     _put(g, "Goblins", 1, {5: 1})
@@ -263,7 +263,7 @@ def test_shadow_mimes_swap_their_power_and_tokens_follow_the_badge(rs):
 def test_flames_attack_as_if_empty_next_to_the_volcano_and_their_chain(rs):
     g = _game(rs)
     flames = _put(g, "Flames", 0, {5: 1, 10: 1, 9: 1})
-    turn.fire(g, "combo.picked", flames)
+    events.fire(g, "combo.picked", flames)
     assert ("the_volcano", flames.id) in g.markers[R(g, 6)]
     foe = _put(g, "Goblins", 1, {7: 3, 4: 2, 12: 2})
     assert conquest_cost(g, flames, R(g, 7)) == 2  # borders the Volcano
@@ -288,7 +288,7 @@ def test_great_ancient_goes_with_the_first_conquest_and_makes_it_immune(rs):
 def test_silver_hammers_are_gathered_then_swung_in_conquests(rs):
     g = _game(rs)
     dw = _put(g, "Iron Dwarves", 0, {2: 1, 5: 1, 14: 1}, hand=5)
-    turn.fire(g, "redeploy.end", dw)
+    events.fire(g, "redeploy.end", dw)
     assert dw.vars["hammers"] == 3
     use_ability(g, dw, "Iron Dwarves/swing", ())
     use_ability(g, dw, "Iron Dwarves/swing", ())
@@ -323,7 +323,7 @@ def test_faction_bonus_counts_each_defeated_race_of_the_other_side_once(rs):
     turn.conquer(g, gob, R(g, 5), 3)
     turn.conquer(g, gob, R(g, 3), 3)
     coins = g.players[0].coins
-    turn.fire(g, "turn.end", gob)
+    events.fire(g, "turn.end", gob)
     assert g.players[0].coins == coins + 1  # Humans once; the Cultists have no side
     assert hum.id in g.races and old.id not in g.races
 

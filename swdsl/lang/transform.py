@@ -1,0 +1,336 @@
+"""Lark's parse tree → the typed AST (lang/ast.py), with source spans."""
+
+from __future__ import annotations
+
+from lark import Token, Transformer, v_args
+
+from swdsl.diagnostics import Span
+from swdsl.lang import ast
+
+
+def span_of(meta_or_tok) -> Span:
+    if isinstance(meta_or_tok, Token):
+        return Span(meta_or_tok.line, meta_or_tok.column, meta_or_tok.end_line, meta_or_tok.end_column)
+    m = meta_or_tok
+    if getattr(m, "empty", True):
+        return Span()
+    return Span(m.line, m.column, m.end_line, m.end_column)
+
+
+
+
+@v_args(meta=True)
+class ToAst(Transformer):
+    """Lark tree → ast nodes."""
+
+    def __init__(self, path: str):
+        super().__init__()
+        self.path = path
+
+    # declarations
+    def start(self, meta, decls):
+        return list(decls)
+
+    def decl(self, meta, children):
+        kind, (name, name_span), *items = children
+        return ast.Decl(kind=str(kind), name=name, name_span=name_span, items=tuple(items), path=self.path, span=span_of(meta))
+
+    def name(self, meta, children):
+        tok = children[0]
+        text = str(tok)
+        if tok.type == "STRING":
+            text = text[1:-1]
+        return text, span_of(tok)
+
+    def doc(self, meta, children):
+        return ast.Doc(text=str(children[0])[1:-1], span=span_of(meta))
+
+    def prop(self, meta, children):
+        args = []
+        for c in children[1:]:
+            if isinstance(c, int):
+                args.append(c)
+            elif c.type == "INT":
+                args.append(int(c))
+            elif c.type == "STRING":
+                args.append(str(c)[1:-1])
+            else:
+                args.append(str(c))
+        return ast.Prop(name=str(children[0]), args=tuple(args), span=span_of(meta))
+
+    def signed_int(self, meta, children):
+        return -int(children[0])
+
+    def dotted(self, meta, children):
+        return ast.Name(text=".".join(str(c) for c in children), span=span_of(meta))
+
+    def modifier(self, meta, children):
+        stat, op, value, *rest = children
+        opts = {k: v for k, v in rest}
+        return ast.Modifier(
+            stat=stat, op=op, value=value, when=opts.get("when"), floor=opts.get("floor"),
+            cap=opts.get("cap"), scope=opts.get("scope"), span=span_of(meta),
+        )
+
+    def mod_by(self, meta, _):
+        return "by"
+
+    def mod_set(self, meta, _):
+        return "set"
+
+    def when(self, meta, c):
+        return ("when", c[0])
+
+    def floor(self, meta, c):
+        return ("floor", c[0])
+
+    def cap(self, meta, c):
+        return ("cap", c[0])
+
+    def scope_while(self, meta, c):
+        return ("scope", ast.Scope(kind=str(c[0]), span=span_of(meta)))
+
+    def scope_always(self, meta, c):
+        return ("scope", ast.Scope(kind="always", span=span_of(meta)))
+
+    def trigger(self, meta, children):
+        event, *rest = children
+        effects = rest.pop()
+        opts = dict(rest)
+        return ast.Trigger(event=event, when=opts.get("when"), scope=opts.get("scope"),
+                           effects=_effect_tuple(effects), span=span_of(meta))
+
+    def effects(self, meta, children):
+        return tuple(children)
+
+    def ability(self, meta, children):
+        name, *rest = children
+        opts, steps = {}, []
+        for c in rest:
+            if isinstance(c, tuple) and len(c) == 2 and isinstance(c[0], str):
+                opts[c[0]] = c[1]
+            else:
+                steps.append(c)
+        return ast.Ability(name=str(name), limit=opts.get("limit"), phase=opts.get("phase"), when=opts.get("when"),
+                           scope=opts.get("scope"), steps=tuple(steps), span=span_of(meta))
+
+    def limit(self, meta, children):
+        count = 1
+        rest = list(children)
+        if isinstance(rest[0], Token) and rest[0].type == "INT":
+            count = int(rest.pop(0))
+        per = ast.Name(text=str(rest[0]), span=span_of(rest[0]))
+        key = rest[1] if len(rest) > 1 else None
+        return ("limit", ast.Limit(count=count, per=per, key=key, span=span_of(meta)))
+
+    def per_key(self, meta, c):
+        return ast.Name(text=str(c[0]), span=span_of(c[0]))
+
+    def phase(self, meta, c):
+        return ("phase", ast.Name(text=str(c[0]), span=span_of(c[0])))
+
+    def choose(self, meta, c):
+        return ast.Choose(name=str(c[0]), selection=c[1], span=span_of(meta))
+
+    def var_decl(self, meta, children):
+        init, reset = 0, None
+        for c in children[1:]:
+            if c[0] == "init":
+                init = c[1]
+            else:
+                reset = c[1]
+        return ast.VarDecl(name=str(children[0]), init=init, reset=reset, span=span_of(meta))
+
+    def var_init(self, meta, c):
+        v = c[0]
+        if isinstance(v, int):
+            return ("init", v)
+        return ("init", int(v) if v.type == "INT" else str(v))
+
+    def var_reset(self, meta, c):
+        return ("reset", ast.Name(text=str(c[0]), span=span_of(c[0])))
+
+    # effects
+    def _effect(self, kind, meta, args=(), word=None, **kw):
+        return ast.Effect(kind=kind, span=span_of(meta), args=tuple(args),
+                          word=str(word) if word is not None else "",
+                          word_span=span_of(word) if word is not None else None, **kw)
+
+    def gain(self, meta, c):
+        exprs = [x for x in c if not isinstance(x, Token)]
+        return self._effect("gain", meta, exprs)
+
+    def for_each(self, meta, c):
+        return c[0]
+
+    def pay(self, meta, c):
+        return self._effect("pay", meta, [x for x in c if not isinstance(x, Token)])
+
+    def take(self, meta, c):
+        return self._effect("take", meta, [x for x in c if not isinstance(x, Token)])
+
+    def add_tokens(self, meta, c):
+        return self._effect("add", meta, [x for x in c if not isinstance(x, Token)])
+
+    def discard_tokens(self, meta, c):
+        return self._effect("discard", meta, [x for x in c if not isinstance(x, Token)])
+
+    def set_aside(self, meta, c):
+        return self._effect("set_aside", meta, [c[0]])
+
+    def place(self, meta, c):
+        return self._effect("place", meta, [c[1]], word=c[0])
+
+    def remove(self, meta, c):
+        return self._effect("remove", meta, [c[1]], word=c[0])
+
+    def move(self, meta, c):
+        return self._effect("move", meta, [c[1]], word=c[0])
+
+    def draw(self, meta, c):
+        return self._effect("draw", meta, [c[1]], word=c[0])
+
+    def set_var(self, meta, c):
+        return self._effect("set", meta, [c[1]], word=c[0])
+
+    def increase(self, meta, c):
+        return self._effect("increase", meta, [c[1]], word=c[0])
+
+    def decrease(self, meta, c):
+        return self._effect("decrease", meta, [c[1]], word=c[0])
+
+    def roll(self, meta, c):
+        return self._effect("roll", meta, [], word=c[0])
+
+    def vacate(self, meta, c):
+        return self._effect("vacate", meta, [c[0]])
+
+    def rout(self, meta, c):
+        return self._effect("rout", meta, [c[0]])
+
+    def move_tokens(self, meta, c):
+        return self._effect("move_tokens", meta, [x for x in c if not isinstance(x, Token)])
+
+    def swap(self, meta, c):
+        return self._effect("swap", meta, [c[0], c[1]])
+
+    def give(self, meta, c):
+        return self._effect("give", meta, [c[1]], word=c[0])
+
+    def award(self, meta, c):
+        return self._effect("award", meta, [x for x in c if not isinstance(x, Token)])
+
+    def return_(self, meta, c):
+        # `return MARKER to POOL from SELECTION`: word = marker, options = (pool,)
+        return self._effect("return", meta, [c[2]], word=c[0], options=(str(c[1]),))
+
+    def conquer(self, meta, c):
+        target, *opts = c
+        args = [target]
+        flags = []
+        using = None
+        for kind, value in opts:
+            if kind == "using":
+                using = value
+            else:
+                flags.append(kind)
+        if using is not None:
+            args.append(using)
+        return self._effect("conquer", meta, args, options=tuple(flags))
+
+    def using(self, meta, c):
+        return ("using", c[0])
+
+    def from_tray(self, meta, c):
+        return ("from_tray", None)
+
+    def destroying(self, meta, c):
+        return ("destroying", None)
+
+    def if_(self, meta, c):
+        cond, then, *orelse = c
+        return self._effect("if", meta, [cond], then=_effect_tuple(then),
+                            orelse=_effect_tuple(orelse[0]) if orelse else ())
+
+    # expressions
+    def int_(self, meta, c):
+        return ast.Int(value=int(c[0]), span=span_of(meta))
+
+    def ref(self, meta, c):
+        return ast.Ref(name=str(c[0]), span=span_of(meta))
+
+    def region_set(self, meta, c):
+        return ast.RegionSet(qual=str(c[0]), span=span_of(meta))
+
+    def all_regions(self, meta, c):
+        return ast.RegionSet(qual="all", span=span_of(meta))
+
+    def regions_of(self, meta, c):  # `regions` is a keyword, so the attribute needs its own rule
+        return ast.Attr(name="regions", subject=c[-1], span=span_of(meta))
+
+    def count(self, meta, c):
+        return ast.Count(of=c[0], span=span_of(meta))
+
+    def attr(self, meta, c):
+        return ast.Attr(name=str(c[0]), subject=c[1], span=span_of(meta))
+
+    def call(self, meta, c):
+        return ast.Call(func=str(c[0]), args=tuple(c[1:]), span=span_of(meta))
+
+    def neg(self, meta, c):
+        if isinstance(c[0], ast.Int):
+            return ast.Int(value=-c[0].value, span=span_of(meta))
+        return ast.Neg(value=c[0], span=span_of(meta))
+
+    def arith(self, meta, c):
+        return ast.Arith(op=str(c[1]), left=c[0], right=c[2], span=span_of(meta))
+
+    def or_(self, meta, c):
+        return ast.BoolOp(op="or", left=c[0], right=c[1], span=span_of(meta))
+
+    def and_(self, meta, c):
+        return ast.BoolOp(op="and", left=c[0], right=c[1], span=span_of(meta))
+
+    def not_(self, meta, c):
+        return ast.Not(value=c[0], span=span_of(meta))
+
+    def filtered(self, meta, c):
+        return ast.Filtered(base=c[0], cond=c[1], span=span_of(meta))
+
+    def _test(self, kind, meta, c, *, arg_last=True):
+        subject = c[0] if len(c) == 2 else None
+        return subject, c[-1]
+
+    def is_(self, meta, c):
+        negate = any(isinstance(x, Token) and x.type == "NOT" for x in c)
+        c = [x for x in c if not (isinstance(x, Token) and x.type == "NOT")]
+        subject, arg = (c[0], c[1]) if len(c) == 2 else (None, c[0])
+        return ast.Test(kind="is_not" if negate else "is", subject=subject, arg=arg, names=(), span=span_of(meta))
+
+    def in_(self, meta, c):
+        subject = c[0] if len(c) == 2 else None
+        return ast.Test(kind="in", subject=subject, arg=None, names=tuple(c[-1]), span=span_of(meta))
+
+    def names(self, meta, c):
+        return [str(x) for x in c]
+
+    def has(self, meta, c):
+        subject = c[0] if len(c) == 2 else None
+        return ast.Test(kind="has", subject=subject, arg=None, names=(str(c[-1]),), span=span_of(meta))
+
+    def was(self, meta, c):
+        subject = c[0] if len(c) == 2 else None
+        return ast.Test(kind="was", subject=subject, arg=None, names=(str(c[-1]),), span=span_of(meta))
+
+    def borders(self, meta, c):
+        subject, arg = (c[0], c[1]) if len(c) == 2 else (None, c[0])
+        return ast.Test(kind="borders", subject=subject, arg=arg, names=(), span=span_of(meta))
+
+    def compare(self, meta, c):
+        return ast.Compare(op=str(c[1]), left=c[0], right=c[2], span=span_of(meta))
+
+
+def _effect_tuple(x) -> tuple:
+    if isinstance(x, tuple):
+        return x
+    return (x,)
