@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from swdsl.engine import events, pieces, turn
 from swdsl.engine.state import Game, RaceInst
-from swdsl.engine.stats import Ctx, conquest_cost, fold, is_immune
+from swdsl.engine.stats import Ctx, conquest_cost, fold, is_immune, modified
 
 
 class Action(NamedTuple):
@@ -41,7 +41,7 @@ PASS = Action("pass")
 
 def candidates(game: Game, inst: RaceInst) -> list[int]:
     """Regions worth testing as conquest targets."""
-    if not inst.regions or "conquest.reachable" in inst.mods or "conquest.reachable" in game.ruleset.rule_mods:
+    if not inst.regions or modified(game, "conquest.reachable", inst):
         return [r for r in range(len(game.board)) if r not in inst.regions]
     nb = game.board.neighbours
     front: set[int] = set()
@@ -53,8 +53,7 @@ def candidates(game: Game, inst: RaceInst) -> list[int]:
 
 def can_target(game: Game, inst: RaceInst, r: int) -> bool:
     """May `inst` attack `r` at all, whatever the cost?"""
-    rs = game.ruleset
-    if ("region.conquerable" in rs.rule_mods or "region.conquerable" in inst.mods) and not fold(
+    if modified(game, "region.conquerable", inst) and not fold(
             game, "region.conquerable", True, inst, {"target": r}):
         return False
     if game.markers[r] or game.occupant[r] is not None:
@@ -62,7 +61,7 @@ def can_target(game: Game, inst: RaceInst, r: int) -> bool:
             return False
     if inst.regions:
         base = bool(game.board.neighbours[r] & inst.regions)
-        if "conquest.reachable" in inst.mods or "conquest.reachable" in rs.rule_mods:
+        if modified(game, "conquest.reachable", inst):
             return bool(fold(game, "conquest.reachable", base, inst, {"target": r}))
         return base
     return bool(fold(game, "conquest.entry", False, inst, {"target": r}))

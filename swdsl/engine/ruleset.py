@@ -52,6 +52,8 @@ class Ruleset:
     rule_mods: dict[str, tuple[Modifier, ...]] = attrs.field(factory=dict)
     rule_triggers: dict[str, tuple[Trigger, ...]] = attrs.field(factory=dict)
     hooked_markers: frozenset[str] = frozenset()
+    marker_stats: frozenset[str] = frozenset()  # stats some relic or place modifies
+    power_stats: frozenset[str] = frozenset()  # stats some power modifies (powers can be bound to regions)
 
     def __attrs_post_init__(self) -> None:
         mods: dict[str, list[Modifier]] = {}
@@ -64,6 +66,8 @@ class Ruleset:
         self.rule_mods = {k: tuple(v) for k, v in mods.items()}
         self.rule_triggers = {k: tuple(v) for k, v in trigs.items()}
         self.hooked_markers = frozenset(n for n, m in self.markers.items() if m.has_hooks)
+        self.marker_stats = frozenset(st for m in self.markers.values() for st in m.modifiers)
+        self.power_stats = frozenset(st for p in self.powers.values() for st in p.modifiers)
 
     @property
     def banners(self) -> list[str]:

@@ -60,6 +60,14 @@ def _held_marker_mods(game: Game, inst: RaceInst | None, stat: str, target: int 
     return out
 
 
+def modified(game: Game, stat: str, inst: RaceInst | None) -> bool:
+    """Could any rule change `stat` for `inst`? When not, the engine skips the
+    fold and uses its base (the frontier instead of every region, and so on)."""
+    rs = game.ruleset
+    return (stat in rs.rule_mods or (inst is not None and stat in inst.mods) or stat in rs.marker_stats
+            or bool(game.bound_powers) and stat in rs.power_stats)
+
+
 def _applicable(game: Game, stat: str, inst: RaceInst) -> tuple[Modifier, ...]:
     mods = list(game.ruleset.rule_mods.get(stat, ())) + list(inst.mods.get(stat, ()))
     return tuple(m for m in mods if m.scope == "always" or (m.scope == "declined") == inst.declined)
@@ -139,7 +147,7 @@ def is_immune(game: Game, region: int, attacker: RaceInst) -> bool:
                 base = True
                 break
     defender = game.occupant[region]
-    if defender is None or not defender.mods.get("region.immune") and not game.ruleset.rule_mods.get("region.immune"):
+    if defender is None or not modified(game, "region.immune", defender):
         return base
     return bool(fold(game, "region.immune", base, defender, {"target": region, "attacker": attacker}))
 

@@ -13,7 +13,7 @@ from swdsl.engine.pieces import (
     take_from_tray, to_tray, vacate,
 )
 from swdsl.engine.state import Conquest, Game, RaceInst
-from swdsl.engine.stats import fold
+from swdsl.engine.stats import fold, modified
 
 
 # ---- conquest ----------------------------------------------------------------------
@@ -220,7 +220,7 @@ def start_conquests(game: Game, inst: RaceInst) -> None:
 def end_conquests(game: Game) -> None:
     inst = game.acting
     fire(game, "conquests.end", inst)
-    if game.ruleset.rule_mods.get("redeploy.vacate") or inst.mods.get("redeploy.vacate"):
+    if modified(game, "redeploy.vacate", inst):
         for r in sorted(inst.regions):
             if fold(game, "redeploy.vacate", False, inst, {"target": r}):
                 vacate(game, inst, r)
@@ -272,7 +272,7 @@ def score(game: Game, seat: int) -> None:
     total = 0
     races = player_races(game, seat)
     for inst in races:
-        if game.ruleset.rule_mods.get("score.region") or inst.mods.get("score.region"):
+        if modified(game, "score.region", inst):
             total += sum(fold(game, "score.region", 1, inst, {"target": r}) for r in sorted(inst.regions))
         else:
             total += len(inst.regions)

@@ -155,9 +155,6 @@ class Checker:
             self.error(d.path, scope.span, "SW130", f"unknown scope 'while {scope.kind}'",
                        did_you_mean(scope.kind, V.SCOPES) or "use `while active`, `while declined` or `always`")
             return "active"
-        if d.kind not in ("race", "power") and scope.kind != "active":
-            self.warn(d.path, scope.span, "SW131", f"a scope means nothing on a {d.kind}",
-                      "scopes say when a race or power works; remove it")
         return scope.kind
 
     def check_modifier(self, d: ast.Decl, m: ast.Modifier, variables) -> None:
