@@ -32,9 +32,9 @@ class GreedyBot:
         k = a.kind
         inst = game.acting
         if k == "pick":
-            race, power = game.visible_combos()[a.a]
+            column, row, race, power = game.visible_combos()[a.a]
             rs = game.ruleset
-            return rs.races[race].tokens + rs.powers[power].tokens + game.market.coins[a.a] - a.a
+            return rs.races[race].tokens + rs.powers[power].tokens + game.market.coins[column][row] - row
         if k == "conquer":
             return 10 - conquest_cost(game, inst, a.a) / 10
         if k == "final":

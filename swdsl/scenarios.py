@@ -188,10 +188,10 @@ def build(path: Path, given: dict, ruleset: Ruleset, line: int) -> Game:
         board, diags = load_map(text, f"{path} (inline map)", rs.terrains, rs.symbols)
         if board is None or any(d.is_error for d in diags):
             raise ScenarioError(_lines(given, "map", line), "inline map: " + "; ".join(d.message for d in diags))
-        setup = Setup(players, board, setup.rounds, setup.coins, () if given.get("empty_board", True) else
-                      setup.placements, setup.pools)
+        setup = attrs.evolve(setup, board=board,
+                             placements=() if given.get("empty_board", True) else setup.placements)
     elif given.get("empty_board"):
-        setup = Setup(players, setup.board, setup.rounds, setup.coins, (), setup.pools)
+        setup = attrs.evolve(setup, placements=())
     rs = attrs.evolve(ruleset, setups={**ruleset.setups, players: setup})
     game = new_game(rs, players, 0)
     game.rng = _ScriptedDice(0, rs.die, [int(x) for x in given.get("dice", [])])
@@ -248,22 +248,25 @@ def _set_market(game: Game, combos, line: int) -> None:
         if not isinstance(c, list) or len(c) != 2 or c[0] not in rs.races or c[1] not in rs.powers:
             raise ScenarioError(line, f"market entries are [Race, Power] pairs of this pack, not {c!r}")
         wanted.append(c)
+    column = m.columns[0]  # a scenario's market is the first column's
     for race, power in wanted:
-        m.banners.remove(race)
+        if race not in column:
+            raise ScenarioError(line, f"race '{race}' is not in the first market column")
+        column.remove(race)
         (m.powers if power in m.powers else m.discard).remove(power)
-    m.banners[:0] = [c[0] for c in wanted]
+    column[:0] = [c[0] for c in wanted]
     m.powers[:0] = [c[1] for c in wanted]
 
 
 def _set_market_coins(game: Game, coins, line: int) -> None:
     """Coins lying on the visible combos, from the top; they come from the bank."""
-    m = game.market
-    if not isinstance(coins, list) or len(coins) > len(m.coins) or any(not isinstance(c, int) or c < 0
-                                                                       for c in coins):
-        raise ScenarioError(line, f"market_coins is a list of at most {len(m.coins)} coin counts, not {coins!r}")
+    rows = game.market.coins[0]
+    if not isinstance(coins, list) or len(coins) > len(rows) or any(not isinstance(c, int) or c < 0
+                                                                     for c in coins):
+        raise ScenarioError(line, f"market_coins is a list of at most {len(rows)} coin counts, not {coins!r}")
     for i, c in enumerate(coins):
-        game.bank += m.coins[i] - c
-        m.coins[i] = c
+        game.bank += rows[i] - c
+        rows[i] = c
 
 
 def _place_race(game: Game, spec: dict, line: int) -> None:
@@ -285,9 +288,10 @@ def _place_race(game: Game, spec: dict, line: int) -> None:
         power = spec.get("power")
         if power is not None and power not in rs.powers:
             raise ScenarioError(line, f"unknown power '{power}'")
-        if name not in game.market.banners:
+        column = game.market.columns[rs.column_of(name)]
+        if name not in column:
             raise ScenarioError(line, f"race '{name}' is already on the table")
-        game.market.banners.remove(name)
+        column.remove(name)
         if power is not None:
             (game.market.powers if power in game.market.powers else game.market.discard).remove(power)
         declined = bool(spec.get("declined", False))
@@ -464,19 +468,19 @@ def check(path: Path, name: str, game: Game, exp: dict, line: int) -> list[Failu
         if game.tray.get(race) != want:
             fail("tray", f"tray of {race}: expected {want}, got {game.tray.get(race)}")
     if "market" in exp:
-        got = [list(c) for c in game.visible_combos()][: len(exp["market"])]
+        got = [[race, power] for _, _, race, power in game.visible_combos()][: len(exp["market"])]
         if got != [list(c) for c in exp["market"]]:
             fail("market", f"market: expected {exp['market']}, got {got}")
     if "market_coins" in exp:
-        got = list(game.market.coins[: len(exp["market_coins"])])
+        got = list(game.market.coins[0][: len(exp["market_coins"])])
         if got != [int(c) for c in exp["market_coins"]]:
             fail("market_coins", f"market_coins: expected {exp['market_coins']}, got {got}")
     if "stack_bottom" in exp:
         want = [str(b) for b in exp["stack_bottom"]]
-        got = game.market.banners[-len(want):] if want else []
+        queue = game.market.columns[0]
+        got = queue[-len(want):] if want else []
         if got != want:
-            fail("stack_bottom", f"stack_bottom: expected the banner queue to end with {want}, "
-                                 f"got {game.market.banners}")
+            fail("stack_bottom", f"stack_bottom: expected the banner queue to end with {want}, got {queue}")
     if "winner" in exp:
         if winner(game) + 1 != int(exp["winner"]):
             fail("winner", f"winner: expected player {exp['winner']}, got player {winner(game) + 1}")

@@ -33,11 +33,11 @@ def violations(game: Game) -> list[str]:
         if total != race.supply or game.tray[name] < 0:
             out.append(f"{name}: tray {game.tray[name]} + out {held[name]} != supply {race.supply}")
     # coins are conserved
-    coins = game.bank + sum(p.coins for p in game.players) + sum(game.market.coins)
+    coins = game.bank + sum(p.coins for p in game.players) + sum(map(sum, game.market.coins))
     if coins != rs.bank or game.bank < 0 or any(p.coins < 0 for p in game.players):
         out.append(f"coins: bank {game.bank} + players + market = {coins}, expected {rs.bank}")
     # every banner and badge in exactly one place
-    banners = Counter(game.market.banners)
+    banners = Counter(game.market.banners())
     badges = Counter(game.market.powers) + Counter(game.market.discard)
     badges.update(n for names in game.bound_powers.values() for n in names)  # bound to a region for good
     for inst in game.races.values():

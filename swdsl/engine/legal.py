@@ -134,7 +134,9 @@ def legal_actions(game: Game) -> list[Action]:
     inst = game.acting
     if phase == "pick":
         coins = game.players[game.current].coins
-        return [Action("pick", k) for k in range(len(game.visible_combos())) if k <= coins]
+        seat = game.current
+        return [Action("pick", k) for k, (column, row, _, _) in enumerate(game.visible_combos())
+                if row <= coins and game.may_pick(seat, column)]
     if phase == "conquer":
         out: list[Action] = []
         p = game.players[game.current]
@@ -206,8 +208,11 @@ def _check(game: Game, action: Action):
     elif phase == "defend":
         return kind == "place" and region and a in inst.regions
     elif phase == "pick":
-        return kind == "pick" and isinstance(a, int) and not isinstance(a, bool) \
-            and 0 <= a < len(game.visible_combos()) and a <= game.players[game.current].coins
+        if kind != "pick" or not isinstance(a, int) or isinstance(a, bool):
+            return False
+        offers = game.visible_combos()
+        return 0 <= a < len(offers) and offers[a][1] <= game.players[game.current].coins \
+            and game.may_pick(game.current, offers[a][0])
     elif phase == "after":
         return kind in ("decline", "pass") and a is None
     if kind == "ability" and phase in ("conquer", "redeploy"):

@@ -194,7 +194,7 @@ def bind_power(game: Game, region: int) -> str | None:
 
 
 def offered_powers(game: Game) -> list[str]:
-    return game.market.powers[: len(game.visible_combos())]
+    return game.market.powers[: max((row + 1 for _, row, _, _ in game.visible_combos()), default=0)]
 
 
 def swap_power(game: Game, inst: RaceInst, name: str) -> None:
@@ -263,7 +263,7 @@ def remove_race(game: Game, inst: RaceInst) -> None:
         p.active = None
     if inst in p.declined:
         p.declined.remove(inst)
-    game.market.banners.append(inst.race.name)
+    game.market.columns[game.ruleset.column_of(inst.race.name)].append(inst.race.name)
     if inst.power is not None:
         game.market.discard.append(inst.power.name)
         inst.power = None

@@ -22,7 +22,7 @@ def snapshot(game: Game) -> dict:
         "regions": [[inst.name if inst else None, game.tokens[r], sorted(n for n, _ in game.markers[r])]
                     for r, inst in enumerate(game.occupant)],
         "races": sorted([i.name, i.player, i.declined, i.hand, i.reserve, i.pending] for i in game.races.values()),
-        "market": [game.market.banners, game.market.powers, game.market.coins, sorted(game.market.discard)],
+        "market": [game.market.columns, game.market.powers, game.market.coins, sorted(game.market.discard)],
         "tray": sorted(game.tray.items()), "pools": sorted(game.pools.items()),
     }
 

@@ -22,8 +22,13 @@ class Placement:
 
 @attrs.frozen
 class Market:
+    """The combo market: `visible` rows; banner columns (each takes the banners
+    carrying one of its tags; none = one column of every banner) facing one
+    power column; a combo costs its row, paid on the combos above or to the bank."""
+
     visible: int = 6
     payment: str = "combos"  # combos: one coin on each combo above; bank: paid to the bank
+    columns: tuple[tuple[str, ...], ...] = ()
 
 
 @attrs.frozen
@@ -34,6 +39,7 @@ class Setup:
     coins: int
     placements: tuple[Placement, ...] = ()
     pools: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
+    seats: tuple[tuple[str, ...], ...] = ()  # per seat: the column tags it may pick from (none: any)
 
 
 @attrs.define
@@ -72,3 +78,11 @@ class Ruleset:
     @property
     def banners(self) -> list[str]:
         return [n for n, r in self.races.items() if not r.neutral]
+
+    def column_of(self, race: str) -> int:
+        """The market column a banner belongs to: the first whose tags it carries."""
+        tags = set(self.races[race].tags)
+        for i, column in enumerate(self.market.columns):
+            if tags & set(column):
+                return i
+        return 0

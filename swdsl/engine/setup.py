@@ -20,12 +20,15 @@ def new_game(ruleset: Ruleset, players: int, seed: int) -> Game:
     game = Game(
         ruleset=ruleset, setup=setup, board=setup.board, seed=seed, rng=rng,
         players=[Player(seat, coins=setup.coins) for seat in range(players)],
-        market=MarketState(banners, powers, [0] * ruleset.market.visible),
+        market=MarketState([[] for _ in ruleset.market.columns or [()]], powers,
+                           [[0] * ruleset.market.visible for _ in ruleset.market.columns or [()]]),
         bank=ruleset.bank - players * setup.coins,
         tray={name: race.supply for name, race in ruleset.races.items()},
         pools={name: m.limit for name, m in ruleset.markers.items() if m.limit is not None},
         hidden={}, occupant=[None] * n, tokens=[0] * n, markers=[[] for _ in range(n)],
     )
+    for banner in banners:
+        game.market.columns[ruleset.column_of(banner)].append(banner)
     for pl in setup.placements:
         for r, region in enumerate(setup.board.regions):
             hit = region.terrain == pl.match if pl.match_kind == "terrain" else pl.match in region.symbols

@@ -82,13 +82,17 @@ class Player:
 
 @attrs.define(eq=False)
 class MarketState:
-    """Banner and power queues (R10): the first `visible` pairs are on offer;
-    coins[i] lie on the combo at position i."""
+    """Banner queues, one per market column, facing one power queue (R10): row
+    i of a column pairs its i-th banner with the i-th power while i < visible;
+    coins[c][i] lie on that combo."""
 
-    banners: list[str]
+    columns: list[list[str]]
     powers: list[str]
-    coins: list[int]
+    coins: list[list[int]]
     discard: list[str] = attrs.field(factory=list)
+
+    def banners(self) -> list[str]:
+        return [b for column in self.columns for b in column]
 
 
 @attrs.define(eq=False)
@@ -153,10 +157,21 @@ class Game:
         inst = self.occupant[region]
         return None if inst is None else inst.player
 
-    def visible_combos(self) -> list[tuple[str, str]]:
+    def visible_combos(self) -> list[tuple[int, int, str, str]]:
+        """(column, row, banner, power) of every combo on offer, column by column."""
         m = self.market
-        n = min(self.ruleset.market.visible, len(m.banners), len(m.powers))
-        return [(m.banners[i], m.powers[i]) for i in range(n)]
+        out = []
+        for c, column in enumerate(m.columns):
+            n = min(self.ruleset.market.visible, len(column), len(m.powers))
+            out.extend((c, i, column[i], m.powers[i]) for i in range(n))
+        return out
+
+    def may_pick(self, seat: int, column: int) -> bool:
+        """A seat with tags may only take banners from columns sharing one."""
+        seats, columns = self.setup.seats, self.ruleset.market.columns
+        if seat >= len(seats) or not seats[seat] or not columns:
+            return True
+        return bool(set(seats[seat]) & set(columns[column]))
 
     def scores(self) -> list[int]:
         return [p.coins for p in self.players]

@@ -293,22 +293,25 @@ def next_turn(game: Game) -> None:
     begin_turn(game)
 
 
-def pick(game: Game, position: int) -> None:
-    """core-rules §3: pay one coin on each combo above, collect the coins on
-    this one, take banner + badge tokens, the market slides up."""
+def pick(game: Game, offer: int) -> None:
+    """core-rules §3: the combo in row k costs k coins, one on each combo above
+    it (or to the bank); the taker collects the coins lying on it; banner +
+    badge tokens; its column and the power column slide up."""
     seat = game.current
     m = game.market
+    column, row, _, _ = game.visible_combos()[offer]
+    coins = m.coins[column]
     if game.ruleset.market.payment == "bank":
-        pay(game, seat, position)
+        pay(game, seat, row)
     else:
-        for i in range(position):
+        for i in range(row):
             game.players[seat].coins -= 1
-            m.coins[i] += 1
-    game.players[seat].coins += m.coins[position]
-    del m.coins[position]
-    m.coins.append(0)
-    race = game.ruleset.races[m.banners.pop(position)]
-    power = game.ruleset.powers[m.powers.pop(position)]
+            coins[i] += 1
+    game.players[seat].coins += coins[row]
+    del coins[row]
+    coins.append(0)
+    race = game.ruleset.races[m.columns[column].pop(row)]
+    power = game.ruleset.powers[m.powers.pop(row)]
     if len(m.powers) < game.ruleset.market.visible:
         refill_powers(game)
     inst = RaceInst(game.next_id, race, power, seat)

@@ -31,8 +31,10 @@ MANIFEST_KEYS = {
     "die": "faces of the reinforcement die", "market": "the combo market", "setup": "setup per player count",
     "placements": "pieces placed at setup", "pools": "hidden marker pools", "rules": "rules files (globs)",
 }
-SETUP_KEYS = {"map": "map file", "rounds": "number of rounds", "coins": "starting coins per player"}
-MARKET_KEYS = {"visible": "combos on offer", "payment": "combos (a coin on each combo above) or bank"}
+SETUP_KEYS = {"map": "map file", "rounds": "number of rounds", "coins": "starting coins per player",
+              "seats": "per seat, the market column tags it may pick from"}
+MARKET_KEYS = {"visible": "rows on offer", "payment": "combos (a coin on each combo above) or bank",
+               "columns": "banner columns, each a list of the tags its banners carry"}
 PLACEMENT_KEYS = {"symbol": "regions with this symbol", "terrain": "regions of this terrain",
                   "race": "a neutral race's tokens", "marker": "a marker", "count": "how many per region"}
 
@@ -176,7 +178,9 @@ def read_manifest(folder: Path, diags: list[Diagnostic], sources: dict[str, str]
         if payment not in ("combos", "bank"):
             rd.error(f["payment"][1], "SW227", f"unknown payment '{payment}'", "use `combos` or `bank`")
             payment = "combos"
-        m.market = Market(visible or 6, payment)
+        columns = tuple(tuple(_names(rd, n, "column tag")) for n in rd.sequence(f["columns"][1], "columns")) \
+            if "columns" in f else ()
+        m.market = Market(visible or 6, payment, columns)
     if "setup" in top:
         for count, (knode, vnode) in rd.mapping(top["setup"][1], "setup").items():
             if not count.isdigit() or not 1 <= int(count) <= 8:
@@ -192,6 +196,8 @@ def read_manifest(folder: Path, diags: list[Diagnostic], sources: dict[str, str]
                 entry["map"] = (rd.text(f["map"][1], "map"), f["map"][1])
             entry["rounds"] = rd.integer(f["rounds"][1], "rounds", 1) if "rounds" in f else 10
             entry["coins"] = rd.integer(f["coins"][1], "coins") if "coins" in f else 5
+            entry["seats"] = tuple(tuple(_names(rd, n, "seat tag")) for n in rd.sequence(f["seats"][1], "seats")) \
+                if "seats" in f else ()
             m.setup[int(count)] = entry
     if "placements" in top:
         for node in rd.sequence(top["placements"][1], "placements"):
@@ -210,6 +216,10 @@ def read_manifest(folder: Path, diags: list[Diagnostic], sources: dict[str, str]
         for name, (_, vnode) in rd.mapping(top["pools"][1], "pools").items():
             m.pools[name] = [(rd.text(n, "marker") or "", n) for n in rd.sequence(vnode, f"pool {name}")]
     return m
+
+
+def _names(rd: Reader, node, what: str) -> list[str]:
+    return [v for n in rd.sequence(node, f"{what}s") if (v := rd.text(n, what))]
 
 
 def load_packs(refs: list[str]) -> LoadedPack:
@@ -374,8 +384,13 @@ def _setups(manifests: list[Manifest], names: PackNames, diags: list[Diagnostic]
             board, errs = load_map(text, str(path), names.terrains, names.symbols)
             diags.extend(errs)
             if board is not None:
+                seats = entry["seats"]
+                if seats and len(seats) != count:
+                    Reader(str(m.path / "pack.yaml"), diags).error(
+                        entry["node"], "SW237", f"setup {count} lists {len(seats)} seats",
+                        "give one list of tags per player, or leave `seats` out")
                 setups[count] = Setup(count, board, entry["rounds"] or 10, entry["coins"] or 0,
-                                      tuple(placements), dict(pools))
+                                      tuple(placements), dict(pools), seats)
     return setups
 
 

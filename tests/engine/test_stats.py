@@ -33,8 +33,8 @@ def test_set_modifier_of_a_power_overrides_an_edition_rule(classic):
 def test_tokens_granted_is_banner_plus_badge_plus_modifiers(classic):
     game = new_game(classic, 2, 0)
     m = game.market
-    i = m.banners.index("Amazons")
-    m.banners.insert(0, m.banners.pop(i))
+    column = m.columns[0]
+    column.insert(0, column.pop(column.index("Amazons")))
     apply(game, Action("pick", 0))
     inst = game.acting
     why = explain(game, "tokens.granted", inst)
