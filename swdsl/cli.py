@@ -52,6 +52,17 @@ def _packs_arg(packs: tuple[str, ...]) -> list[str]:
     return list(packs) or [DEFAULT_PACK]
 
 
+def _ruleset_or_exit(refs: list[str]):
+    """The compiled packs, or their diagnostics and exit 1."""
+    from swdsl.packs.loader import load_ruleset
+
+    try:
+        return load_ruleset(refs)
+    except PackError as err:
+        _show([_relative(d) for d in err.diagnostics], {})
+        sys.exit(1)
+
+
 # ---- check --------------------------------------------------------------------
 
 
@@ -201,14 +212,9 @@ def test_cmd(packs: tuple[str, ...], fmt: str) -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 def info(packs: tuple[str, ...], fmt: str) -> None:
     """What a pack contains: races, powers, markers, rules and maps."""
-    from swdsl.packs.loader import load_ruleset
 
     refs = _packs_arg(packs)
-    try:
-        rs = load_ruleset(refs)
-    except PackError as err:
-        _show([_relative(d) for d in err.diagnostics], {})
-        sys.exit(1)
+    rs = _ruleset_or_exit(refs)
     data = {
         "name": rs.name,
         "races": [{"name": r.name, "tokens": r.tokens, "supply": r.supply, "tags": list(r.tags),
@@ -259,15 +265,10 @@ def info(packs: tuple[str, ...], fmt: str) -> None:
 @click.option("--save-dir", type=click.Path(file_okay=False), help="write each game as a replayable JSON file")
 def simulate(players, games, seed, bots, jobs, packs, fmt, check_invariants, save_dir) -> None:
     """Play games with bots and report wins, scores and speed."""
-    from swdsl.packs.loader import load_ruleset
     from swdsl.sim import Job, simulate as run, summary
 
     refs = _packs_arg(packs)
-    try:
-        rs = load_ruleset(refs)
-    except PackError as err:
-        _show([_relative(d) for d in err.diagnostics], {})
-        sys.exit(1)
+    rs = _ruleset_or_exit(refs)
     if players not in rs.setups:
         raise click.BadParameter(f"the pack has no setup for {players} players (it has: "
                                  f"{', '.join(map(str, sorted(rs.setups))) or 'none'})", param_hint="--players")
@@ -320,7 +321,6 @@ def replay(file: str) -> None:
     """Replay a saved game; exit 0 only if the final state matches its checksum."""
     from swdsl.engine.legal import IllegalAction
     from swdsl.engine.replay import checksum, replay as run
-    from swdsl.packs.loader import load_ruleset
 
     def fail(code: str, message: str, hint: str, line: int = 1, col: int = 1) -> None:
         click.echo(f"{file}:{line}:{col}: {code} {message}", err=True)
@@ -338,11 +338,7 @@ def replay(file: str) -> None:
     need = {"packs": list, "players": int, "seed": int, "actions": list, "checksum": str}
     if not isinstance(rec, dict) or any(not isinstance(rec.get(k), t) for k, t in need.items()):
         fail("SW312", "not a saved game", "a saved game has packs, players, seed, actions and checksum")
-    try:
-        rs = load_ruleset([str(p) for p in rec["packs"]])
-    except PackError as err:
-        _show([_relative(d) for d in err.diagnostics], {})
-        sys.exit(1)
+    rs = _ruleset_or_exit([str(p) for p in rec["packs"]])
     if rec["players"] not in rs.setups:
         fail("SW313", f"the packs have no setup for {rec['players']} players", "the packs changed since the save")
     try:

@@ -19,7 +19,7 @@ from swdsl.diagnostics import Diagnostic, Span
 from swdsl.engine import pieces, turn
 from swdsl.engine.invariants import violations
 from swdsl.engine.legal import Action, IllegalAction, apply, explain_illegal, legal_actions
-from swdsl.engine.ruleset import Ruleset, Setup
+from swdsl.engine.ruleset import Ruleset
 from swdsl.engine.setup import new_game
 from swdsl.engine.state import Game, RaceInst
 from swdsl.engine.stats import explain_cost

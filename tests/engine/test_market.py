@@ -5,7 +5,7 @@ import shutil
 
 from swdsl.bots import RandomBot, play
 from swdsl.engine.invariants import violations
-from swdsl.engine.legal import Action, apply, legal_actions
+from swdsl.engine.legal import apply, legal_actions
 from swdsl.engine.setup import new_game
 from swdsl.packs.loader import load_packs
 from swdsl.resources import bundled_packs_dir
