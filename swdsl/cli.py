@@ -82,7 +82,7 @@ def check(paths: tuple[str, ...], fmt: str, strict: bool) -> None:
     from swdsl.packs.loader import load_packs
     from swdsl.report import render
 
-    targets = list(paths) or sorted(str(p) for p in bundled_packs_dir().iterdir() if (p / "pack.yaml").is_file())
+    targets = [t for path in (paths or (str(bundled_packs_dir()),)) for t in _expand_pack_folders(path)]
     diags: list[Diagnostic] = []
     sources: dict[str, str] = {}
     packs: dict[str, list[str]] = {}
@@ -120,6 +120,16 @@ def check(paths: tuple[str, ...], fmt: str, strict: bool) -> None:
     click.echo(render(fmt, diags, sources, packs, strict))
     failed = any(d.is_error for d in diags) or (strict and diags)
     sys.exit(1 if failed else 0)
+
+
+def _expand_pack_folders(path: str) -> list[str]:
+    """A folder holding packs (and no pack.yaml of its own) means each of them."""
+    p = Path(path)
+    if p.is_dir() and not (p / "pack.yaml").is_file():
+        inner = sorted(str(c) for c in p.iterdir() if (c / "pack.yaml").is_file())
+        if inner:
+            return inner
+    return [path]
 
 
 def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:

@@ -155,3 +155,14 @@ def test_info_json_lists_the_classic_pack():
 def test_info_text_runs():
     r = run("info")
     assert r.exit_code == 0 and "Ratmen" in r.output
+
+
+def test_check_a_folder_of_packs_checks_each(tmp_path):
+    import shutil
+
+    from swdsl.resources import bundled_packs_dir
+
+    shutil.copytree(bundled_packs_dir() / "classic", tmp_path / "one")
+    _broken_pack(tmp_path)
+    r = run("check", str(tmp_path))
+    assert r.exit_code == 1 and "SW101" in r.output and "SW223" not in r.output
