@@ -12,18 +12,14 @@ def fire(game: Game, event: str, inst: RaceInst | None, **bindings) -> None:
     """Run the triggers of `event`: edition rules, then the race and its power,
     then markers with rules the race holds, then powers bound to its regions.
     A chain deeper than MAX_TRIGGER_DEPTH stops (a pack cannot loop forever)."""
-    triggers = list(game.ruleset.rule_triggers.get(event, ()))
+    triggers = game.ruleset.rule_triggers.get(event, ())
     if inst is not None:
-        triggers.extend(inst.triggers.get(event, ()))
-        if game.ruleset.hooked_markers:
-            for r in sorted(inst.regions):
-                for name, _ in game.markers[r]:
-                    if name in game.ruleset.hooked_markers:
-                        triggers.extend(game.ruleset.markers[name].triggers.get(event, ()))
-        if game.bound_powers:
-            for r in sorted(inst.regions):
-                for name in game.bound_powers.get(r, ()):
-                    triggers.extend(game.ruleset.powers[name].triggers.get(event, ()))
+        own = inst.triggers.get(event)
+        if own:
+            triggers = triggers + own
+        if game.ruleset.hooked_markers or game.bound_powers:
+            for c in held_content(game, inst):
+                triggers = triggers + c.triggers.get(event, ())
     if not triggers or game.trigger_depth >= MAX_TRIGGER_DEPTH:
         return
     game.trigger_depth += 1

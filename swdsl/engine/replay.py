@@ -42,8 +42,6 @@ def replay(ruleset: Ruleset, rec: dict) -> Game:
     malformed record) — the CLI turns those into diagnostics."""
     game = new_game(ruleset, int(rec["players"]), int(rec["seed"]))
     for raw in rec["actions"]:
-        kind, a, b = (list(raw) + [None, None])[:3]
-        if isinstance(b, list):
-            b = tuple(b)
-        apply(game, Action(kind, a, b))
+        b = raw[2] if len(raw) > 2 else None
+        apply(game, Action(raw[0], raw[1] if len(raw) > 1 else None, tuple(b) if isinstance(b, list) else b))
     return game
