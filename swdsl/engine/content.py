@@ -37,8 +37,10 @@ class Trigger:
 
 @attrs.frozen
 class Ability:
-    """A player choice contributed to legal_actions: `choose` lists (name,
-    options-function) pairs; `run` applies the effects with the choices bound."""
+    """A player choice contributed to legal_actions: `choose` lists each
+    choice's name, its options and a test of one option (to check a single
+    action without listing them all); `run` applies the effects with the
+    choices bound."""
 
     key: str  # "Dragon Master/dragon": unique in a ruleset
     name: str
@@ -49,7 +51,7 @@ class Ability:
     per_owner: bool
     when: Fn | None
     scope: str
-    choose: tuple[tuple[str, Fn], ...]
+    choose: tuple[tuple[str, Fn, Fn], ...]  # (name, options(ctx), is_option(ctx, value))
     run: Fn
 
 

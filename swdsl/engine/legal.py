@@ -96,31 +96,40 @@ def held_abilities(game: Game, inst: RaceInst) -> list:
     return list(inst.abilities) + [a for c in held for a in c.abilities]
 
 
-def _choices(ctx: Ctx, choose, i: int = 0) -> list[tuple]:
-    """Every combination of an ability's choices; a later choice may depend on
-    the earlier ones, which are bound while its options are listed."""
+def _choices(ctx: Ctx, choose, i: int = 0, want: tuple | None = None) -> list[tuple]:
+    """Every combination of an ability's choices (or only `want`, if it is
+    one); a later choice may depend on the earlier ones, which are bound while
+    its options are listed."""
     if i == len(choose):
         return [()]
-    name, fn = choose[i]
+    name, fn, is_option = choose[i]
+    if want is None:
+        options = fn(ctx)
+    else:
+        options = [want[i]] if i < len(want) and is_option(ctx, want[i]) else []
     out = []
-    for v in fn(ctx):
+    for v in options:
         ctx.b[name] = v
-        out.extend((v,) + rest for rest in _choices(ctx, choose, i + 1))
+        out.extend((v,) + rest for rest in _choices(ctx, choose, i + 1, want))
     ctx.b.pop(name, None)
     return out
 
 
-def ability_actions(game: Game, inst: RaceInst, phase: str) -> list[Action]:
+def ability_actions(game: Game, inst: RaceInst, phase: str, only: Action | None = None) -> list[Action]:
+    """The abilities on offer in `phase`; with `only`, just that one if legal."""
     out: list[Action] = []
     for ab in held_abilities(game, inst):
-        if ab.phase != phase or not inst.scope_ok(ab.scope):
+        if ab.phase != phase or not inst.scope_ok(ab.scope) or (only is not None and ab.key != only.a):
             continue
         if ab.limit is not None and not ab.per_owner and game.uses.get((inst.id, ab.per, ab.key), 0) >= ab.limit:
             continue
         ctx = Ctx(game, inst, {})
         if ab.when is not None and not ab.when(ctx):
             continue
-        for combo in _choices(ctx, ab.choose):
+        want = only.b if only is not None and isinstance(only.b, tuple) else None
+        if only is not None and want is None:
+            continue
+        for combo in _choices(ctx, ab.choose, 0, want):
             if ab.per_owner and ab.limit is not None:
                 owner = game.owner_of(combo[0]) if combo else None
                 if game.uses.get((inst.id, ab.per, ab.key, owner), 0) >= ab.limit:
@@ -216,7 +225,7 @@ def _check(game: Game, action: Action):
     elif phase == "after":
         return kind in ("decline", "pass") and a is None
     if kind == "ability" and phase in ("conquer", "redeploy"):
-        return action in ability_actions(game, inst, "conquest" if phase == "conquer" else "redeploy")
+        return action in ability_actions(game, inst, "conquest" if phase == "conquer" else "redeploy", action)
     return False
 
 
@@ -233,7 +242,7 @@ def apply(game: Game, action: Action) -> None:
 def apply_legal(game: Game, action: Action, cost: int | None = None) -> None:
     """Play an action already known to be legal (bots use this after choosing
     from legal_actions, to avoid generating them twice)."""
-    game.actions.append(tuple(action))
+    game.actions.append(action)
     kind = action.kind
     inst = game.acting
     if kind in ("conquer", "final") and cost is None:
@@ -284,7 +293,7 @@ def use_ability(game: Game, inst: RaceInst, key: str, choices: tuple) -> None:
     if ab.limit is not None:
         k = (inst.id, ab.per, ab.key, game.owner_of(choices[0])) if ab.per_owner else (inst.id, ab.per, ab.key)
         game.uses[k] = game.uses.get(k, 0) + 1
-    ctx = Ctx(game, inst, {name: value for (name, _), value in zip(ab.choose, choices)})
+    ctx = Ctx(game, inst, {name: value for (name, _, _), value in zip(ab.choose, choices)})
     ab.run(ctx)
 
 

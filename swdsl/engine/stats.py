@@ -118,6 +118,8 @@ def region_defense(game: Game, region: int, attacker: RaceInst | None, parts: li
             if parts is not None:
                 parts.append((f"marker {name}", "by", d, base - d, base))
     defender = game.occupant[region]
+    if not modified(game, "region.defense", defender):
+        return base
     return fold(game, "region.defense", base, defender, {"target": region, "attacker": attacker}, parts)
 
 
@@ -131,10 +133,11 @@ def conquest_cost(game: Game, inst: RaceInst, region: int, parts: list | None = 
         if parts is not None:
             occ = game.occupant[region]
             parts.append((f"{tokens} token(s) of {occ.name if occ else '?'}", "by", tokens, base - tokens, base))
-    base += region_defense(game, region, inst, parts)
-    travel = fold(game, "travel.cost", 0, inst, {"target": region}, parts)
-    base += travel
+    if game.markers[region] or game.occupant[region] is not None:
+        base += region_defense(game, region, inst, parts)
     b = {"target": region}
+    if modified(game, "travel.cost", inst):
+        base += fold(game, "travel.cost", 0, inst, b, parts)
     return fold(game, "conquest.cost", base, inst, b, parts)
 
 

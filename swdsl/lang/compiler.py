@@ -72,7 +72,7 @@ class Compiler:
         effects = []
         for step in a.steps:
             if isinstance(step, ast.Choose):
-                chooses.append((step.name, self.options(step.selection)))
+                chooses.append((step.name, self.options(step.selection), self.is_option(step.selection)))
             else:
                 effects.append(step)
         limit = a.limit
@@ -86,6 +86,32 @@ class Compiler:
     def options(self, sel: ast.Expr):
         fn = self.expr(sel)
         return lambda ctx: sorted(fn(ctx))
+
+    def is_option(self, sel: ast.Expr):
+        """Whether one value is among a selection's options, testing the
+        `where` condition on that value only."""
+        if not isinstance(sel, ast.Filtered):
+            fn = self.expr(sel)
+            return lambda ctx, v: v in fn(ctx)
+        cond = self.expr(sel.cond)
+        if isinstance(sel.base, ast.RegionSet) and sel.base.qual == "all":
+            def in_base(ctx, v):
+                return isinstance(v, int) and 0 <= v < len(ctx.game.board)
+        else:
+            base = self.expr(sel.base)
+
+            def in_base(ctx, v):
+                return v in base(ctx)
+
+        def is_option(ctx, v):
+            if not in_base(ctx, v):
+                return False
+            saved, ctx.it = ctx.it, v
+            try:
+                return bool(cond(ctx))
+            finally:
+                ctx.it = saved
+        return is_option
 
     def opt(self, e):
         return None if e is None else self.expr(e)
