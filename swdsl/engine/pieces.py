@@ -47,12 +47,19 @@ def to_tray(game: Game, inst: RaceInst, n: int) -> None:
     game.tray[inst.race.name] += n
 
 
-def place_marker(game: Game, name: str, region: int, owner: RaceInst | None) -> bool:
+def _take_piece(game: Game, name: str) -> bool:
+    """Take one marker from its pool (R6: nothing once the pool is empty)."""
     left = game.pools.get(name)
     if left is not None:
         if left <= 0:
             return False
         game.pools[name] = left - 1
+    return True
+
+
+def place_marker(game: Game, name: str, region: int, owner: RaceInst | None) -> bool:
+    if not _take_piece(game, name):
+        return False
     game.markers[region].append((name, owner.id if owner else None))
     return True
 
@@ -218,11 +225,8 @@ def swap_power(game: Game, inst: RaceInst, name: str) -> None:
 
 def give_marker(game: Game, name: str, seat: int, owner: RaceInst | None) -> bool:
     """Put a marker from its pool in front of a player."""
-    left = game.pools.get(name)
-    if left is not None:
-        if left <= 0:
-            return False
-        game.pools[name] = left - 1
+    if not _take_piece(game, name):
+        return False
     game.players[seat].markers.append((name, owner.id if owner else None))
     return True
 
