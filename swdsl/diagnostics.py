@@ -66,12 +66,6 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     return "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
 
 
-def known_names(choices: Iterable[str], limit: int = 12) -> str:
-    names = sorted(set(choices))
-    shown = ", ".join(names[:limit])
-    return f"known: {shown}" + (", …" if len(names) > limit else "")
-
-
 def render_text(diags: list[Diagnostic], sources: dict[str, str]) -> str:
     """The human format: headline, the source line with a caret, and the hint."""
     out = []

@@ -150,9 +150,6 @@ class Game:
     def over(self) -> bool:
         return self.phase == "over"
 
-    def race_of(self, region: int) -> RaceInst | None:
-        return self.occupant[region]
-
     def owner_of(self, region: int) -> int | None:
         inst = self.occupant[region]
         return None if inst is None else inst.player

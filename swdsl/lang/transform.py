@@ -19,6 +19,18 @@ def span_of(meta_or_tok) -> Span:
 
 
 
+def _expressions_effect(kind: str):
+    def method(self, meta, c):
+        return self._effect(kind, meta, [x for x in c if not isinstance(x, Token)])
+    return method
+
+
+def _named_effect(kind: str):
+    def method(self, meta, c):
+        return self._effect(kind, meta, [c[1]], word=c[0])
+    return method
+
+
 @v_args(meta=True)
 class ToAst(Transformer):
     """Lark tree → ast nodes."""
@@ -163,41 +175,22 @@ class ToAst(Transformer):
     def for_each(self, meta, c):
         return c[0]
 
-    def pay(self, meta, c):
-        return self._effect("pay", meta, [x for x in c if not isinstance(x, Token)])
-
-    def take(self, meta, c):
-        return self._effect("take", meta, [x for x in c if not isinstance(x, Token)])
-
-    def add_tokens(self, meta, c):
-        return self._effect("add", meta, [x for x in c if not isinstance(x, Token)])
-
-    def discard_tokens(self, meta, c):
-        return self._effect("discard", meta, [x for x in c if not isinstance(x, Token)])
+    # effects whose arguments are all expressions, and effects `KEYWORD NAME … EXPR`
+    pay = _expressions_effect("pay")
+    take = _expressions_effect("take")
+    add_tokens = _expressions_effect("add")
+    discard_tokens = _expressions_effect("discard")
+    move_tokens = _expressions_effect("move_tokens")
+    place = _named_effect("place")
+    remove = _named_effect("remove")
+    move = _named_effect("move")
+    draw = _named_effect("draw")
+    set_var = _named_effect("set")
+    increase = _named_effect("increase")
+    decrease = _named_effect("decrease")
 
     def set_aside(self, meta, c):
         return self._effect("set_aside", meta, [c[0]])
-
-    def place(self, meta, c):
-        return self._effect("place", meta, [c[1]], word=c[0])
-
-    def remove(self, meta, c):
-        return self._effect("remove", meta, [c[1]], word=c[0])
-
-    def move(self, meta, c):
-        return self._effect("move", meta, [c[1]], word=c[0])
-
-    def draw(self, meta, c):
-        return self._effect("draw", meta, [c[1]], word=c[0])
-
-    def set_var(self, meta, c):
-        return self._effect("set", meta, [c[1]], word=c[0])
-
-    def increase(self, meta, c):
-        return self._effect("increase", meta, [c[1]], word=c[0])
-
-    def decrease(self, meta, c):
-        return self._effect("decrease", meta, [c[1]], word=c[0])
 
     def roll(self, meta, c):
         return self._effect("roll", meta, [], word=c[0])
@@ -207,9 +200,6 @@ class ToAst(Transformer):
 
     def rout(self, meta, c):
         return self._effect("rout", meta, [c[0]])
-
-    def move_tokens(self, meta, c):
-        return self._effect("move_tokens", meta, [x for x in c if not isinstance(x, Token)])
 
     def swap(self, meta, c):
         return self._effect("swap", meta, [c[0], c[1]])
@@ -296,10 +286,6 @@ class ToAst(Transformer):
 
     def filtered(self, meta, c):
         return ast.Filtered(base=c[0], cond=c[1], span=span_of(meta))
-
-    def _test(self, kind, meta, c, *, arg_last=True):
-        subject = c[0] if len(c) == 2 else None
-        return subject, c[-1]
 
     def is_(self, meta, c):
         negate = any(isinstance(x, Token) and x.type == "NOT" for x in c)
