@@ -155,6 +155,10 @@ def run_scenario(path: Path, sc: dict, line: int, ruleset: Ruleset) -> Outcome:
                                   if hasattr(sc, "lines") else line)
     except ScenarioError as err:
         out.failures.append(Failure(str(path), err.line, name, str(err)))
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as err:
+        # a value of the wrong kind somewhere in the scenario's data
+        out.failures.append(Failure(str(path), line, name, f"SW403 malformed scenario: {type(err).__name__}: {err} "
+                                                            "(see docs/scenarios.md for each key's form)"))
     return out
 
 

@@ -59,3 +59,34 @@ def test_a_failing_scenario_is_reported_with_its_line_and_an_explained_cost(tmp_
     assert f"bad.yaml:{coins_line}: FAIL" in coins_fail
     assert "expected [9, 9], got [5, 5]" in coins_fail
     assert re.search(r"classic: \d+ passed, 1 failed", r.output)
+
+
+MALFORMED = [
+    'scenarios: [{name: a, given: {players: abc}}]',
+    'scenarios: [{name: a, given: {races: [{player: 1, race: Ratmen, regions: [1, 2]}]}}]',
+    'scenarios: [{name: a, given: {races: 7}}]',
+    'scenarios: [{name: a, expect: {illegal: [{reason: x}]}}]',
+    'scenarios: [{name: a, expect: {coins: x}}]',
+]
+
+
+def test_malformed_scenarios_fail_at_their_line_without_traceback(tmp_path):
+    import shutil
+
+    from click.testing import CliRunner
+
+    from swdsl.cli import main
+    from swdsl.resources import bundled_packs_dir
+
+    pack = tmp_path / "p"
+    shutil.copytree(bundled_packs_dir() / "classic", pack)
+    for f in (pack / "tests").glob("*.yaml"):
+        f.unlink()
+    for i, body in enumerate(MALFORMED):
+        (pack / "tests" / f"m{i}.yaml").write_text(body + "\n")
+    r = CliRunner().invoke(main, ["test", str(pack)])
+    assert r.exit_code == 1
+    assert r.exception is None or isinstance(r.exception, SystemExit)
+    assert "Traceback" not in r.output
+    assert f"0 passed, {len(MALFORMED)} failed" in r.output
+    assert r.output.count("SW403 malformed scenario") >= 4
