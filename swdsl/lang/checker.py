@@ -9,68 +9,21 @@ from __future__ import annotations
 
 import difflib
 
-import attrs
-
 from swdsl.diagnostics import Diagnostic, Span, did_you_mean
 from swdsl.engine import vocabulary as V
 from swdsl.lang import ast
+
+from swdsl.lang.typer import ELEMENT, SETS, Checked, PackNames, Typer, _Env, described
 
 MAX_ITEMS = 200
 MAX_EFFECTS = 64
 MAX_CHOICES = 2
 
 
-@attrs.define
-class PackNames:
-    """Names a pack defines: the checker's view of it."""
-
-    terrains: set[str] = attrs.field(factory=set)
-    symbols: set[str] = attrs.field(factory=set)
-    markers: set[str] = attrs.field(factory=set)
-    races: set[str] = attrs.field(factory=set)
-    powers: set[str] = attrs.field(factory=set)
-    tags: set[str] = attrs.field(factory=set)
-    pools: set[str] = attrs.field(factory=set)
-
-
-@attrs.define
-class Checked:
-    diagnostics: list[Diagnostic] = attrs.field(factory=list)
-    resolved: dict[int, tuple] = attrs.field(factory=dict)  # id(node) -> resolution
-    used_markers: set[str] = attrs.field(factory=set)
-
-
-class _Env:
-    def __init__(self, decl: ast.Decl, bindings: dict[str, str], variables: dict[str, str], it: str | None = None):
-        self.decl = decl
-        self.bindings = bindings
-        self.variables = variables
-        self.it = it
-
-    def inner(self, it: str) -> "_Env":
-        return _Env(self.decl, self.bindings, self.variables, it)
-
-    def bind(self, name: str, type_: str) -> "_Env":
-        return _Env(self.decl, {**self.bindings, name: type_}, self.variables, self.it)
-
-
-ELEMENT = {"regions": "region", "players": "player", "races": "race", "powers": "power"}
-SETS = tuple(ELEMENT)
-STATES = {"region": V.REGION_STATES, "race": V.RACE_STATES, "player": {"me": V.PLAYER_STATES["me"]}}
-LOG = {"region": V.LOG_STATES, "player": {"attacked": V.PLAYER_STATES["attacked"]}, "race": V.RACE_LOG_STATES}
-
-
-class Checker:
+class Checker(Typer):
     def __init__(self, names: PackNames):
         self.names = names
         self.out = Checked()
-
-    # ---- reporting
-    def error(self, path: str, span: Span, code: str, message: str, hint: str = "") -> None:
-        self.out.diagnostics.append(Diagnostic(path, span, code, message, hint))
-
-    def warn(self, path: str, span: Span, code: str, message: str, hint: str = "") -> None:
-        self.out.diagnostics.append(Diagnostic(path, span, code, message, hint, "warning"))
 
     # ---- declarations
     def check(self, decls: list[ast.Decl]) -> Checked:
@@ -169,7 +122,7 @@ class Checker:
         if m.op == "by" and stat.type != "int":
             self.error(d.path, m.span, "SW102", f"'{stat.name}' is a yes/no stat: use `set true` or `set false`")
         elif t not in (stat.type, "?"):
-            self.error(d.path, m.value.span, "SW103", f"'{stat.name}' needs {_a(stat.type)}, this is {_a(t)}")
+            self.error(d.path, m.value.span, "SW103", f"'{stat.name}' needs {described(stat.type)}, this is {described(t)}")
         if m.when is not None:
             self.expect(env, m.when, "bool")
         for bound in (m.floor, m.cap):
@@ -235,7 +188,7 @@ class Checker:
                 t = self.expr(env, step.selection)
                 if t not in ("regions", "players", "powers", "?"):
                     self.error(d.path, step.selection.span, "SW156",
-                               f"choose from regions, players or powers, not {_a(t)}")
+                               f"choose from regions, players or powers, not {described(t)}")
                     t = "regions"
                 env = env.bind(step.name, ELEMENT.get(t, "region"))
             else:
@@ -311,7 +264,7 @@ class Checker:
             elif k == "set":
                 t = self.expr(env, e.args[0])
                 if t not in (vt, "?"):
-                    self.error(path, e.args[0].span, "SW103", f"'{e.word}' holds {_a(vt)}, this is {_a(t)}")
+                    self.error(path, e.args[0].span, "SW103", f"'{e.word}' holds {described(vt)}, this is {described(t)}")
             elif vt != "int":
                 self.error(path, e.word_span, "SW103", f"'{e.word}' holds a player, not a number")
             else:
@@ -341,208 +294,6 @@ class Checker:
             self.out.used_markers.add(name)
 
     # ---- expressions
-    def expect(self, env: _Env, e: ast.Expr, want: str) -> None:
-        t = self.expr(env, e)
-        if t not in (want, "?"):
-            self.error(env.decl.path, e.span, "SW103", f"expected {_a(want)}, this is {_a(t)}")
-
-    def expect_any(self, env: _Env, e: ast.Expr, wants: tuple[str, ...]) -> str:
-        t = self.expr(env, e)
-        if t not in wants and t != "?":
-            self.error(env.decl.path, e.span, "SW103", f"expected {' or '.join(_a(w) for w in wants)}, this is {_a(t)}")
-        return t
-
-    def resolve(self, e, res: tuple, type_: str) -> str:
-        self.out.resolved[id(e)] = res
-        return type_
-
-    def expr(self, env: _Env, e: ast.Expr) -> str:
-        path = env.decl.path
-        if isinstance(e, ast.Int):
-            return "int"
-        if isinstance(e, ast.Ref):
-            return self.ref(env, e)
-        if isinstance(e, ast.RegionSet):
-            return "regions"
-        if isinstance(e, ast.Count):
-            self.expect_any(env, e.of, SETS)
-            return "int"
-        if isinstance(e, ast.Attr):
-            st = self.expr(env, e.subject)
-            if st == "?":
-                return "?"
-            attr = V.ATTRIBUTES.get((e.name, st))
-            if attr is None:
-                options = [n for (n, s) in V.ATTRIBUTES if s == st]
-                self.error(path, e.span, "SW106", f"{_a(st)} has no attribute '{e.name}'",
-                           did_you_mean(e.name, options) or ("attributes: " + ", ".join(options) if options else ""))
-                return "?"
-            return self.resolve(e, ("attr", attr.name, st), attr.type)
-        if isinstance(e, ast.Call):
-            for a in e.args:
-                self.expect(env, a, "int")
-            return "int"
-        if isinstance(e, ast.Neg):
-            self.expect(env, e.value, "int")
-            return "int"
-        if isinstance(e, ast.Arith):
-            self.expect(env, e.left, "int")
-            self.expect(env, e.right, "int")
-            if e.op == "/" and isinstance(e.right, ast.Int) and e.right.value == 0:
-                self.error(path, e.right.span, "SW119", "division by zero")
-            return "int"
-        if isinstance(e, ast.BoolOp):
-            self.expect(env, e.left, "bool")
-            self.expect(env, e.right, "bool")
-            return "bool"
-        if isinstance(e, ast.Not):
-            self.expect(env, e.value, "bool")
-            return "bool"
-        if isinstance(e, ast.Compare):
-            lt, rt = self.expr(env, e.left), self.expr(env, e.right)
-            if e.op in ("==", "!="):
-                if "?" not in (lt, rt) and lt != rt:
-                    self.error(path, e.span, "SW103", f"cannot compare {_a(lt)} with {_a(rt)}")
-            else:
-                for side, t in ((e.left, lt), (e.right, rt)):
-                    if t not in ("int", "?"):
-                        self.error(path, side.span, "SW103", f"expected a number, this is {_a(t)}")
-            return "bool"
-        if isinstance(e, ast.Test):
-            return self.test(env, e)
-        if isinstance(e, ast.Filtered):
-            bt = self.expect_any(env, e.base, SETS)
-            inner = env.inner(ELEMENT.get(bt, "region"))
-            self.expect(inner, e.cond, "bool")
-            return bt if bt in SETS else "?"  # a wrong base is reported once, above
-        self.error(path, getattr(e, "span", Span()), "SW199", "unsupported expression")
-        return "?"
-
-    def ref(self, env: _Env, e: ast.Ref) -> str:
-        n = e.name
-        if n == "it" and env.it:
-            return self.resolve(e, ("it",), env.it)
-        if n in env.bindings:
-            return self.resolve(e, ("binding", n), env.bindings[n])
-        if n in env.variables:
-            return self.resolve(e, ("var", n), env.variables[n])
-        if n in V.NAMED_VALUES:
-            return self.resolve(e, ("named", n), V.NAMED_VALUES[n][0])
-        if env.it and (n, env.it) in V.ATTRIBUTES:
-            return self.resolve(e, ("attr_it", n, env.it), V.ATTRIBUTES[(n, env.it)].type)
-        if (n, "race") in V.ATTRIBUTES:
-            return self.resolve(e, ("attr_me", n), V.ATTRIBUTES[(n, "race")].type)
-        if n in self.names.terrains:
-            return self.resolve(e, ("terrain", n), "terrain")
-        choices = list(env.bindings) + list(env.variables) + list(V.NAMED_VALUES) + [a for a, _ in V.ATTRIBUTES]
-        choices += list(self.names.terrains)
-        hint = did_you_mean(n, choices)
-        bound_in = [x.name for x in list(V.EVENTS.values()) + list(V.STATS.values()) if n in x.bindings]
-        if n == "it":
-            hint = "`it` is the element being tested, inside `… where …` only"
-        elif bound_in:
-            more = ", …" if len(bound_in) > 4 else ""
-            hint = f"'{n}' is not available here; it exists in {', '.join(bound_in[:4])}{more}"
-        if not hint and env.bindings:
-            hint = "names here: " + ", ".join(sorted(env.bindings))
-        self.error(env.decl.path, e.span, "SW108", f"unknown name '{n}'", hint)
-        return "?"
-
-    def subject(self, env: _Env, e: ast.Test) -> str:
-        if e.subject is None:
-            if env.it is None:
-                self.error(env.decl.path, e.span, "SW109", "this test needs a subject",
-                           "only inside `where` may the subject be left out; write e.g. `target is edge`")
-                return "?"
-            return env.it
-        return self.expr(env, e.subject)
-
-    def test(self, env: _Env, e: ast.Test) -> str:
-        path = env.decl.path
-        st = self.subject(env, e)
-        if st == "?":
-            return "bool"
-        if e.kind in ("is", "is_not"):
-            arg = e.arg
-            if isinstance(arg, ast.Ref) and arg.name in STATES.get(st, {}) and arg.name not in env.bindings \
-                    and arg.name not in env.variables:
-                return self.resolve(e, ("state", st, arg.name), "bool")
-            if isinstance(arg, ast.Ref) and st in ("region", "terrain") and arg.name in self.names.terrains:
-                return self.resolve(e, ("terrain_is", st, arg.name), "bool")
-            if isinstance(arg, ast.Ref) and arg.name not in env.bindings and arg.name not in env.variables \
-                    and arg.name not in V.NAMED_VALUES:
-                options = list(STATES.get(st, {})) + (list(self.names.terrains) if st in ("region", "terrain") else [])
-                hint = did_you_mean(arg.name, options) or "known: " + ", ".join(sorted(options))
-                if st == "terrain":
-                    self.error(path, arg.span, "SW116", f"unknown terrain '{arg.name}'",
-                               did_you_mean(arg.name, options) or "terrains are declared in pack.yaml")
-                elif st == "region":
-                    self.error(path, arg.span, "SW108", f"unknown state or terrain '{arg.name}' for a region", hint)
-                else:
-                    self.error(path, arg.span, "SW108", f"unknown state '{arg.name}' for {_a(st)}", hint)
-                return "bool"
-            at = self.expr(env, arg)
-            if at != "?" and at != st:
-                self.error(path, e.span, "SW103", f"cannot compare {_a(st)} with {_a(at)}")
-            return self.resolve(e, ("equal", st), "bool")
-        if e.kind == "in":
-            if st not in ("region", "terrain"):
-                self.error(path, e.span, "SW103", f"`in [...]` lists terrains; {_a(st)} has no terrain")
-                return "bool"
-            for n in e.names:
-                if n not in self.names.terrains:
-                    self.error(path, e.span, "SW116", f"unknown terrain '{n}'",
-                               did_you_mean(n, self.names.terrains) or "terrains are declared in pack.yaml")
-            return self.resolve(e, ("terrain_in", st), "bool")
-        if e.kind == "has":
-            n = e.names[0]
-            if st == "region":
-                if n in self.names.symbols:
-                    return self.resolve(e, ("symbol", n), "bool")
-                if n in self.names.markers:
-                    self.out.used_markers.add(n)
-                    return self.resolve(e, ("marker", n), "bool")
-                self.error(path, e.span, "SW117", f"unknown symbol or marker '{n}'",
-                           did_you_mean(n, self.names.symbols | self.names.markers)
-                           or "symbols are declared in pack.yaml, markers with `marker`")
-                return "bool"
-            if st == "race":
-                if n not in self.names.tags and n not in self.names.races and n not in self.names.powers:
-                    self.error(path, e.span, "SW118", f"unknown tag '{n}'",
-                               did_you_mean(n, self.names.tags | self.names.races | self.names.powers)
-                               or "tags are given with `tags …` in a race or power")
-                return self.resolve(e, ("tag", n), "bool")
-            if st == "player":
-                self.marker_name(path, n, e.span)
-                return self.resolve(e, ("player_marker", n), "bool")
-            self.error(path, e.span, "SW103", f"`has` tests regions, races and players, not {_a(st)}")
-            return "bool"
-        if e.kind == "borders":
-            if st not in ("region", "regions"):
-                self.error(path, e.span, "SW103", f"`borders` tests a region or a set of regions, not {_a(st)}")
-            self.expect_any(env, e.arg, ("region", "regions"))
-            return self.resolve(e, ("borders",), "bool")
-        if e.kind == "was":
-            n = e.names[0]
-            if st not in LOG:
-                self.error(path, e.span, "SW103", f"`was` tests a region, a player or a race, not {_a(st)}")
-                return "bool"
-            states = LOG[st]
-            if n not in states:
-                self.error(path, e.span, "SW108", f"unknown state 'was {n}' for {_a(st)}",
-                           did_you_mean(n, states) or "known: " + ", ".join(states))
-                return "bool"
-            return self.resolve(e, ("was", st, n), "bool")
-        return "bool"
-
-
-def _a(t: str) -> str:
-    return {"int": "a number", "bool": "a condition", "region": "a region", "regions": "a set of regions",
-            "race": "a race", "player": "a player", "players": "a set of players", "terrain": "a terrain",
-            "races": "a set of races", "power": "a power", "powers": "a set of powers",
-            "?": "something unknown"}.get(t, t)
-
-
 def check(decls: list[ast.Decl], names: PackNames) -> Checked:
     return Checker(names).check(decls)
 
@@ -555,4 +306,3 @@ def unused_markers(decls: list[ast.Decl], checked: Checked, placed: set[str]) ->
             out.append(Diagnostic(d.path, d.name_span, "SW143", f"marker '{d.name}' is never used",
                                   "no rule places or tests it and setup does not place it", "warning"))
     return out
-

@@ -1,0 +1,202 @@
+"""Expressions compiled to closures: each AST expression becomes a function
+of a Ctx, built once; nothing walks the tree while a game runs."""
+
+from __future__ import annotations
+
+import operator
+
+from swdsl.lang import ast
+from swdsl.lang.runtime import ATTR, NAMED, SETS, STATES, WAS, const, has_tag
+
+_CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+        ">=": operator.ge}
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul,
+          "/": lambda a, b: a // b if b else 0}
+
+
+class ExprCompiler:
+    """Compiles expressions; `res` is what the checker resolved each name to."""
+
+    res: dict[int, tuple]
+    inits: dict
+
+    def expr(self, e: ast.Expr):
+        m = getattr(self, "_" + type(e).__name__.lower())
+        return m(e)
+
+    def _int(self, e: ast.Int):
+        return const(e.value)
+
+    def _ref(self, e: ast.Ref):
+        res = self.res.get(id(e), ("named", e.name))
+        kind = res[0]
+        if kind == "it":
+            return lambda ctx: ctx.it
+        if kind == "binding":
+            name = res[1]
+            return lambda ctx: ctx.b.get(name)
+        if kind == "var":
+            name, init = res[1], getattr(self, "inits", {}).get(res[1])
+            return lambda ctx: ctx.me.vars.get(name, init)
+        if kind == "terrain":
+            return const(res[1])
+        if kind == "attr_it":
+            get = ATTR[(res[1], res[2])]
+            return lambda ctx: get(ctx, ctx.it)
+        if kind == "attr_me":
+            get = ATTR[(res[1], "race")]
+            return lambda ctx: get(ctx, ctx.me)
+        return NAMED[res[1]]
+
+    def _regionset(self, e: ast.RegionSet):
+        return SETS[e.qual]
+
+    def _count(self, e: ast.Count):
+        of = self.expr(e.of)
+        return lambda ctx: len(of(ctx))
+
+    def _attr(self, e: ast.Attr):
+        _, name, st = self.res[id(e)]
+        get, subject = ATTR[(name, st)], self.expr(e.subject)
+        return lambda ctx: get(ctx, subject(ctx))
+
+    def _call(self, e: ast.Call):
+        f = min if e.func == "min" else max
+        args = [self.expr(a) for a in e.args]
+        return lambda ctx: f(a(ctx) for a in args)
+
+    def _neg(self, e: ast.Neg):
+        v = self.expr(e.value)
+        return lambda ctx: -(v(ctx) or 0)
+
+    def _arith(self, e: ast.Arith):
+        f, a, b = _ARITH[e.op], self.expr(e.left), self.expr(e.right)
+        return lambda ctx: f(a(ctx) or 0, b(ctx) or 0)
+
+    def _boolop(self, e: ast.BoolOp):
+        a, b = self.expr(e.left), self.expr(e.right)
+        if e.op == "and":
+            return lambda ctx: bool(a(ctx)) and bool(b(ctx))
+        return lambda ctx: bool(a(ctx)) or bool(b(ctx))
+
+    def _not(self, e: ast.Not):
+        v = self.expr(e.value)
+        return lambda ctx: not v(ctx)
+
+    def _compare(self, e: ast.Compare):
+        f, a, b = _CMP[e.op], self.expr(e.left), self.expr(e.right)
+        return lambda ctx: f(a(ctx), b(ctx))
+
+    def _filtered(self, e: ast.Filtered):
+        base, cond = self.expr(e.base), self.expr(e.cond)
+
+        def filtered(ctx):
+            saved = ctx.it
+            out = []
+            for x in base(ctx):
+                ctx.it = x
+                if cond(ctx):
+                    out.append(x)
+            ctx.it = saved
+            return out
+        if isinstance(e.base, ast.RegionSet) and e.base.qual == "all" and self.static(e.cond):
+            return _per_board(filtered)
+        return filtered
+
+    def static(self, e) -> bool:
+        """True if `e` depends only on the map (terrain, symbols, edge, borders):
+        such a selection is computed once per map, not at every evaluation."""
+        if isinstance(e, ast.Int):
+            return True
+        if isinstance(e, ast.Ref):
+            return self.res.get(id(e), ("?",))[0] in ("it", "terrain") or e.name in ("true", "false")
+        if isinstance(e, ast.BoolOp):
+            return self.static(e.left) and self.static(e.right)
+        if isinstance(e, ast.Not):
+            return self.static(e.value)
+        if isinstance(e, ast.Filtered):
+            return isinstance(e.base, ast.RegionSet) and e.base.qual == "all" and self.static(e.cond)
+        if isinstance(e, ast.Test):
+            res = self.res.get(id(e), ("?",))
+            subject_ok = e.subject is None or self.static(e.subject)
+            if res[0] in ("terrain_is", "terrain_in", "symbol"):
+                return subject_ok
+            if res[0] == "state" and res[2] == "edge":
+                return subject_ok
+            if res[0] == "borders":
+                return subject_ok and self.static(e.arg)
+        return False
+
+    def _test(self, e: ast.Test):
+        subject = self.expr(e.subject) if e.subject is not None else (lambda ctx: ctx.it)
+        res = self.res.get(id(e), ("none",))
+        kind = res[0]
+        negate = e.kind == "is_not"
+        if kind == "state":
+            fn = STATES[(res[1], res[2])]
+            test = lambda ctx: fn(ctx, subject(ctx))  # noqa: E731
+        elif kind == "terrain_is":
+            name, is_region = res[2], res[1] == "region"
+            test = (lambda ctx: ctx.game.board.regions[subject(ctx)].terrain == name) if is_region \
+                else (lambda ctx: subject(ctx) == name)
+        elif kind == "equal":
+            arg = self.expr(e.arg)
+            test = lambda ctx: subject(ctx) == arg(ctx)  # noqa: E731
+        elif kind == "terrain_in":
+            names = frozenset(e.names)
+            if res[1] == "region":
+                test = lambda ctx: ctx.game.board.regions[subject(ctx)].terrain in names  # noqa: E731
+            else:
+                test = lambda ctx: subject(ctx) in names  # noqa: E731
+        elif kind == "symbol":
+            name = res[1]
+            test = lambda ctx: name in ctx.game.board.regions[subject(ctx)].symbols  # noqa: E731
+        elif kind == "marker":
+            name = res[1]
+            test = lambda ctx: any(n == name for n, _ in ctx.game.markers[subject(ctx)])  # noqa: E731
+        elif kind == "tag":
+            name = res[1]
+            test = lambda ctx: has_tag(subject(ctx), name)  # noqa: E731
+        elif kind == "borders":
+            arg = self.expr(e.arg)
+
+            def one(ctx, r, other):
+                nb = ctx.game.board.neighbours[r]
+                if isinstance(other, int):
+                    return other in nb
+                if isinstance(other, frozenset):
+                    return not nb.isdisjoint(other)
+                return any(x in nb for x in other)
+
+            def test(ctx):
+                r, other = subject(ctx), arg(ctx)
+                if r is None or other is None:
+                    return False
+                if isinstance(r, int):
+                    return one(ctx, r, other)
+                return any(one(ctx, x, other) for x in r)  # some region of a set borders it
+        elif kind == "player_marker":
+            name = res[1]
+
+            def test(ctx):
+                p = subject(ctx)
+                return p is not None and any(n == name for n, _ in ctx.game.players[p].markers)
+        elif kind == "was":
+            test = WAS[(res[1], res[2])](subject)
+        else:
+            return const(False)
+        if negate:
+            return lambda ctx: not test(ctx)
+        return test
+
+
+
+def _per_board(fn):
+    """Memoise a map-only selection in the board it was computed on."""
+    def cached(ctx):
+        memo = ctx.game.board.memo
+        got = memo.get(cached)
+        if got is None:
+            got = memo[cached] = frozenset(fn(ctx))
+        return got
+    return cached

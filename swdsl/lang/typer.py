@@ -1,0 +1,271 @@
+"""Types of expressions: the half of the checker that reads `… where …`,
+attributes, tests and names, resolving each against the vocabulary and the pack.
+
+`Typer.expr` returns an expression's type ("int", "bool", "region", "regions",
+"race", …, or "?" once an error was reported) and records what each name
+resolved to in `Checked.resolved`, so the compiler never guesses again.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from swdsl.diagnostics import Diagnostic, Span, did_you_mean
+from swdsl.engine import vocabulary as V
+from swdsl.lang import ast
+
+
+
+@attrs.define
+class PackNames:
+    """Names a pack defines: the checker's view of it."""
+
+    terrains: set[str] = attrs.field(factory=set)
+    symbols: set[str] = attrs.field(factory=set)
+    markers: set[str] = attrs.field(factory=set)
+    races: set[str] = attrs.field(factory=set)
+    powers: set[str] = attrs.field(factory=set)
+    tags: set[str] = attrs.field(factory=set)
+    pools: set[str] = attrs.field(factory=set)
+
+
+@attrs.define
+class Checked:
+    diagnostics: list[Diagnostic] = attrs.field(factory=list)
+    resolved: dict[int, tuple] = attrs.field(factory=dict)  # id(node) -> resolution
+    used_markers: set[str] = attrs.field(factory=set)
+
+
+class _Env:
+    def __init__(self, decl: ast.Decl, bindings: dict[str, str], variables: dict[str, str], it: str | None = None):
+        self.decl = decl
+        self.bindings = bindings
+        self.variables = variables
+        self.it = it
+
+    def inner(self, it: str) -> "_Env":
+        return _Env(self.decl, self.bindings, self.variables, it)
+
+    def bind(self, name: str, type_: str) -> "_Env":
+        return _Env(self.decl, {**self.bindings, name: type_}, self.variables, self.it)
+
+
+ELEMENT = {"regions": "region", "players": "player", "races": "race", "powers": "power"}
+SETS = tuple(ELEMENT)
+STATES = {"region": V.REGION_STATES, "race": V.RACE_STATES, "player": {"me": V.PLAYER_STATES["me"]}}
+LOG = {"region": V.LOG_STATES, "player": {"attacked": V.PLAYER_STATES["attacked"]}, "race": V.RACE_LOG_STATES}
+
+
+class Typer:
+    """Typing of expressions; the Checker adds declarations and effects."""
+
+    names: PackNames
+    out: Checked
+
+    # ---- reporting
+    def error(self, path: str, span: Span, code: str, message: str, hint: str = "") -> None:
+        self.out.diagnostics.append(Diagnostic(path, span, code, message, hint))
+
+    def warn(self, path: str, span: Span, code: str, message: str, hint: str = "") -> None:
+        self.out.diagnostics.append(Diagnostic(path, span, code, message, hint, "warning"))
+
+    def expect(self, env: _Env, e: ast.Expr, want: str) -> None:
+        t = self.expr(env, e)
+        if t not in (want, "?"):
+            self.error(env.decl.path, e.span, "SW103", f"expected {described(want)}, this is {described(t)}")
+
+    def expect_any(self, env: _Env, e: ast.Expr, wants: tuple[str, ...]) -> str:
+        t = self.expr(env, e)
+        if t not in wants and t != "?":
+            self.error(env.decl.path, e.span, "SW103", f"expected {' or '.join(described(w) for w in wants)}, this is {described(t)}")
+        return t
+
+    def resolve(self, e, res: tuple, type_: str) -> str:
+        self.out.resolved[id(e)] = res
+        return type_
+
+    def expr(self, env: _Env, e: ast.Expr) -> str:
+        path = env.decl.path
+        if isinstance(e, ast.Int):
+            return "int"
+        if isinstance(e, ast.Ref):
+            return self.ref(env, e)
+        if isinstance(e, ast.RegionSet):
+            return "regions"
+        if isinstance(e, ast.Count):
+            self.expect_any(env, e.of, SETS)
+            return "int"
+        if isinstance(e, ast.Attr):
+            st = self.expr(env, e.subject)
+            if st == "?":
+                return "?"
+            attr = V.ATTRIBUTES.get((e.name, st))
+            if attr is None:
+                options = [n for (n, s) in V.ATTRIBUTES if s == st]
+                self.error(path, e.span, "SW106", f"{described(st)} has no attribute '{e.name}'",
+                           did_you_mean(e.name, options) or ("attributes: " + ", ".join(options) if options else ""))
+                return "?"
+            return self.resolve(e, ("attr", attr.name, st), attr.type)
+        if isinstance(e, ast.Call):
+            for a in e.args:
+                self.expect(env, a, "int")
+            return "int"
+        if isinstance(e, ast.Neg):
+            self.expect(env, e.value, "int")
+            return "int"
+        if isinstance(e, ast.Arith):
+            self.expect(env, e.left, "int")
+            self.expect(env, e.right, "int")
+            if e.op == "/" and isinstance(e.right, ast.Int) and e.right.value == 0:
+                self.error(path, e.right.span, "SW119", "division by zero")
+            return "int"
+        if isinstance(e, ast.BoolOp):
+            self.expect(env, e.left, "bool")
+            self.expect(env, e.right, "bool")
+            return "bool"
+        if isinstance(e, ast.Not):
+            self.expect(env, e.value, "bool")
+            return "bool"
+        if isinstance(e, ast.Compare):
+            lt, rt = self.expr(env, e.left), self.expr(env, e.right)
+            if e.op in ("==", "!="):
+                if "?" not in (lt, rt) and lt != rt:
+                    self.error(path, e.span, "SW103", f"cannot compare {described(lt)} with {described(rt)}")
+            else:
+                for side, t in ((e.left, lt), (e.right, rt)):
+                    if t not in ("int", "?"):
+                        self.error(path, side.span, "SW103", f"expected a number, this is {described(t)}")
+            return "bool"
+        if isinstance(e, ast.Test):
+            return self.test(env, e)
+        if isinstance(e, ast.Filtered):
+            bt = self.expect_any(env, e.base, SETS)
+            inner = env.inner(ELEMENT.get(bt, "region"))
+            self.expect(inner, e.cond, "bool")
+            return bt if bt in SETS else "?"  # a wrong base is reported once, above
+        self.error(path, getattr(e, "span", Span()), "SW199", "unsupported expression")
+        return "?"
+
+    def ref(self, env: _Env, e: ast.Ref) -> str:
+        n = e.name
+        if n == "it" and env.it:
+            return self.resolve(e, ("it",), env.it)
+        if n in env.bindings:
+            return self.resolve(e, ("binding", n), env.bindings[n])
+        if n in env.variables:
+            return self.resolve(e, ("var", n), env.variables[n])
+        if n in V.NAMED_VALUES:
+            return self.resolve(e, ("named", n), V.NAMED_VALUES[n][0])
+        if env.it and (n, env.it) in V.ATTRIBUTES:
+            return self.resolve(e, ("attr_it", n, env.it), V.ATTRIBUTES[(n, env.it)].type)
+        if (n, "race") in V.ATTRIBUTES:
+            return self.resolve(e, ("attr_me", n), V.ATTRIBUTES[(n, "race")].type)
+        if n in self.names.terrains:
+            return self.resolve(e, ("terrain", n), "terrain")
+        choices = list(env.bindings) + list(env.variables) + list(V.NAMED_VALUES) + [a for a, _ in V.ATTRIBUTES]
+        choices += list(self.names.terrains)
+        hint = did_you_mean(n, choices)
+        bound_in = [x.name for x in list(V.EVENTS.values()) + list(V.STATS.values()) if n in x.bindings]
+        if n == "it":
+            hint = "`it` is the element being tested, inside `… where …` only"
+        elif bound_in:
+            more = ", …" if len(bound_in) > 4 else ""
+            hint = f"'{n}' is not available here; it exists in {', '.join(bound_in[:4])}{more}"
+        if not hint and env.bindings:
+            hint = "names here: " + ", ".join(sorted(env.bindings))
+        self.error(env.decl.path, e.span, "SW108", f"unknown name '{n}'", hint)
+        return "?"
+
+    def subject(self, env: _Env, e: ast.Test) -> str:
+        if e.subject is None:
+            if env.it is None:
+                self.error(env.decl.path, e.span, "SW109", "this test needs a subject",
+                           "only inside `where` may the subject be left out; write e.g. `target is edge`")
+                return "?"
+            return env.it
+        return self.expr(env, e.subject)
+
+    def test(self, env: _Env, e: ast.Test) -> str:
+        path = env.decl.path
+        st = self.subject(env, e)
+        if st == "?":
+            return "bool"
+        if e.kind in ("is", "is_not"):
+            arg = e.arg
+            if isinstance(arg, ast.Ref) and arg.name in STATES.get(st, {}) and arg.name not in env.bindings \
+                    and arg.name not in env.variables:
+                return self.resolve(e, ("state", st, arg.name), "bool")
+            if isinstance(arg, ast.Ref) and st in ("region", "terrain") and arg.name in self.names.terrains:
+                return self.resolve(e, ("terrain_is", st, arg.name), "bool")
+            if isinstance(arg, ast.Ref) and arg.name not in env.bindings and arg.name not in env.variables \
+                    and arg.name not in V.NAMED_VALUES:
+                options = list(STATES.get(st, {})) + (list(self.names.terrains) if st in ("region", "terrain") else [])
+                hint = did_you_mean(arg.name, options) or "known: " + ", ".join(sorted(options))
+                if st == "terrain":
+                    self.error(path, arg.span, "SW116", f"unknown terrain '{arg.name}'",
+                               did_you_mean(arg.name, options) or "terrains are declared in pack.yaml")
+                elif st == "region":
+                    self.error(path, arg.span, "SW108", f"unknown state or terrain '{arg.name}' for a region", hint)
+                else:
+                    self.error(path, arg.span, "SW108", f"unknown state '{arg.name}' for {described(st)}", hint)
+                return "bool"
+            at = self.expr(env, arg)
+            if at != "?" and at != st:
+                self.error(path, e.span, "SW103", f"cannot compare {described(st)} with {described(at)}")
+            return self.resolve(e, ("equal", st), "bool")
+        if e.kind == "in":
+            if st not in ("region", "terrain"):
+                self.error(path, e.span, "SW103", f"`in [...]` lists terrains; {described(st)} has no terrain")
+                return "bool"
+            for n in e.names:
+                if n not in self.names.terrains:
+                    self.error(path, e.span, "SW116", f"unknown terrain '{n}'",
+                               did_you_mean(n, self.names.terrains) or "terrains are declared in pack.yaml")
+            return self.resolve(e, ("terrain_in", st), "bool")
+        if e.kind == "has":
+            n = e.names[0]
+            if st == "region":
+                if n in self.names.symbols:
+                    return self.resolve(e, ("symbol", n), "bool")
+                if n in self.names.markers:
+                    self.out.used_markers.add(n)
+                    return self.resolve(e, ("marker", n), "bool")
+                self.error(path, e.span, "SW117", f"unknown symbol or marker '{n}'",
+                           did_you_mean(n, self.names.symbols | self.names.markers)
+                           or "symbols are declared in pack.yaml, markers with `marker`")
+                return "bool"
+            if st == "race":
+                if n not in self.names.tags and n not in self.names.races and n not in self.names.powers:
+                    self.error(path, e.span, "SW118", f"unknown tag '{n}'",
+                               did_you_mean(n, self.names.tags | self.names.races | self.names.powers)
+                               or "tags are given with `tags …` in a race or power")
+                return self.resolve(e, ("tag", n), "bool")
+            if st == "player":
+                self.marker_name(path, n, e.span)
+                return self.resolve(e, ("player_marker", n), "bool")
+            self.error(path, e.span, "SW103", f"`has` tests regions, races and players, not {described(st)}")
+            return "bool"
+        if e.kind == "borders":
+            if st not in ("region", "regions"):
+                self.error(path, e.span, "SW103", f"`borders` tests a region or a set of regions, not {described(st)}")
+            self.expect_any(env, e.arg, ("region", "regions"))
+            return self.resolve(e, ("borders",), "bool")
+        if e.kind == "was":
+            n = e.names[0]
+            if st not in LOG:
+                self.error(path, e.span, "SW103", f"`was` tests a region, a player or a race, not {described(st)}")
+                return "bool"
+            states = LOG[st]
+            if n not in states:
+                self.error(path, e.span, "SW108", f"unknown state 'was {n}' for {described(st)}",
+                           did_you_mean(n, states) or "known: " + ", ".join(states))
+                return "bool"
+            return self.resolve(e, ("was", st, n), "bool")
+        return "bool"
+
+
+def described(t: str) -> str:
+    return {"int": "a number", "bool": "a condition", "region": "a region", "regions": "a set of regions",
+            "race": "a race", "player": "a player", "players": "a set of players", "terrain": "a terrain",
+            "races": "a set of races", "power": "a power", "powers": "a set of powers",
+            "?": "something unknown"}.get(t, t)
