@@ -17,13 +17,14 @@ Fn = Callable[[Any], Any]
 @attrs.frozen
 class Modifier:
     stat: str
-    op: str  # "by" adds, "set" replaces
+    op: str  # "by" adds, "set" replaces, "times" multiplies (after every by and set)
     value: Fn
     when: Fn | None
     floor: Fn | None
     cap: Fn | None
     scope: str  # active | declined | always
     source: str  # the declaration it comes from, for explain()
+    origin: str = "race"  # the kind of that declaration: a shielded region ignores all but edition rules
 
 
 @attrs.frozen
@@ -33,6 +34,7 @@ class Trigger:
     scope: str
     run: Fn
     source: str
+    audience: str = "me"  # me | ours: also when the event happens to another race of the player
 
 
 @attrs.frozen

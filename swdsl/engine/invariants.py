@@ -13,7 +13,7 @@ def violations(game: Game) -> list[str]:
     # each race's tokens: tray + hands + map = supply
     held = Counter()
     for inst in game.races.values():
-        held[inst.race.name] += inst.hand + inst.reserve + inst.pending
+        held[inst.race.name] += inst.hand + inst.reserve + inst.pending - sum(inst.troops.values())
     for r, inst in enumerate(game.occupant):
         if inst is None:
             if game.tokens[r]:
@@ -55,6 +55,8 @@ def violations(game: Game) -> list[str]:
     on_map = Counter(n for marks in game.markers for n, _ in marks)
     on_map.update(n for n, _ in game.queue_returns)  # on their way back to their owner
     on_map.update(n for p in game.players for n, _ in p.markers)  # held in front of a player
+    for inst in game.races.values():
+        on_map.update(inst.troops)  # serving as a race's tokens
     for name, left in game.pools.items():
         limit = rs.markers[name].limit
         if left < 0 or left + on_map[name] != limit:

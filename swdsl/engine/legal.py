@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from swdsl.engine import events, pieces, turn
 from swdsl.engine.state import Game, RaceInst
-from swdsl.engine.stats import Ctx, conquest_cost, fold, is_immune, modified
+from swdsl.engine.stats import Ctx, conquest_cost, fold, is_immune, modified, region_minimum, shielded
 
 
 class Action(NamedTuple):
@@ -89,11 +89,30 @@ def conquest_actions(game: Game, inst: RaceInst) -> list[Action]:
 
 def held_abilities(game: Game, inst: RaceInst) -> list:
     """The race's own abilities, then those of the relics and places in its
-    regions and of the powers bound to them."""
+    regions and of the powers bound to them, then the edition rules' ones."""
     held = events.held_content(game, inst)
+    own = list(inst.abilities) + list(game.ruleset.rule_abilities)
     if not held:
-        return list(inst.abilities)
-    return list(inst.abilities) + [a for c in held for a in c.abilities]
+        return own
+    return own + [a for c in held for a in c.abilities]
+
+
+def ability_users(game: Game, inst: RaceInst) -> list[tuple[RaceInst, str]]:
+    """Whose abilities are on offer while `inst` acts, with the suffix of their
+    action keys: the acting race's, then its player's other races' (those
+    written `while declined` or `always`: a declined race still uses them)."""
+    users = [(inst, "")]
+    if inst.player is not None:
+        users += [(o, f"@{o.id}") for o in events.player_races(game, inst.player) if o is not inst]
+    return users
+
+
+def _unshielded(ctx: Ctx, options):
+    """Ability choices without the regions shielded from the race (region.shielded)."""
+    if "region.shielded" not in ctx.game.ruleset.modified_stats:
+        return options
+    return [v for v in options if not (isinstance(v, int) and not isinstance(v, bool)
+                                       and shielded(ctx.game, ctx.me, v))]
 
 
 def _choices(ctx: Ctx, choose, i: int = 0, want: tuple | None = None) -> list[tuple]:
@@ -107,6 +126,7 @@ def _choices(ctx: Ctx, choose, i: int = 0, want: tuple | None = None) -> list[tu
         options = fn(ctx)
     else:
         options = [want[i]] if i < len(want) and is_option(ctx, want[i]) else []
+    options = _unshielded(ctx, options)
     out = []
     for v in options:
         ctx.b[name] = v
@@ -118,23 +138,27 @@ def _choices(ctx: Ctx, choose, i: int = 0, want: tuple | None = None) -> list[tu
 def ability_actions(game: Game, inst: RaceInst, phase: str, only: Action | None = None) -> list[Action]:
     """The abilities on offer in `phase`; with `only`, just that one if legal."""
     out: list[Action] = []
-    for ab in held_abilities(game, inst):
-        if ab.phase != phase or not inst.scope_ok(ab.scope) or (only is not None and ab.key != only.a):
-            continue
-        if ab.limit is not None and not ab.per_owner and game.uses.get((inst.id, ab.per, ab.key), 0) >= ab.limit:
-            continue
-        ctx = Ctx(game, inst, {})
-        if ab.when is not None and not ab.when(ctx):
-            continue
-        want = only.b if only is not None and isinstance(only.b, tuple) else None
-        if only is not None and want is None:
-            continue
-        for combo in _choices(ctx, ab.choose, 0, want):
-            if ab.per_owner and ab.limit is not None:
-                owner = game.owner_of(combo[0]) if combo else None
-                if game.uses.get((inst.id, ab.per, ab.key, owner), 0) >= ab.limit:
-                    continue
-            out.append(Action("ability", ab.key, tuple(combo)))
+    for user, suffix in ability_users(game, inst):
+        for ab in held_abilities(game, user):
+            key = ab.key + suffix
+            if ab.phase != phase or not user.scope_ok(ab.scope) or (only is not None and key != only.a):
+                continue
+            if user is not inst and ab.scope == "active":
+                continue
+            if ab.limit is not None and not ab.per_owner and game.uses.get((user.id, ab.per, ab.key), 0) >= ab.limit:
+                continue
+            ctx = Ctx(game, user, {})
+            if ab.when is not None and not ab.when(ctx):
+                continue
+            want = only.b if only is not None and isinstance(only.b, tuple) else None
+            if only is not None and want is None:
+                continue
+            for combo in _choices(ctx, ab.choose, 0, want):
+                if ab.per_owner and ab.limit is not None:
+                    owner = game.owner_of(combo[0]) if combo else None
+                    if game.uses.get((user.id, ab.per, ab.key, owner), 0) >= ab.limit:
+                        continue
+                out.append(Action("ability", key, tuple(combo)))
     return out
 
 
@@ -165,7 +189,8 @@ def legal_actions(game: Game) -> list[Action]:
         else:
             out.append(END)
         for r in sorted(inst.regions):
-            if game.tokens[r] > 1 and r not in game.gathered and r not in game.placed:
+            if game.tokens[r] > 1 and r not in game.gathered and r not in game.placed \
+                    and game.tokens[r] > region_minimum(game, inst, r):
                 out.append(Action("gather", r))
         out.extend(ability_actions(game, inst, "redeploy"))
         return out
@@ -211,7 +236,7 @@ def _check(game: Game, action: Action):
             return region and inst.hand > 0 and a in inst.regions
         if kind == "gather":
             return region and a in inst.regions and game.tokens[a] > 1 and a not in game.gathered \
-                and a not in game.placed
+                and a not in game.placed and game.tokens[a] > region_minimum(game, inst, a)
         if kind == "end":
             return a is None and (inst.hand <= 0 or not inst.regions)
     elif phase == "defend":
@@ -274,8 +299,9 @@ def apply_legal(game: Game, action: Action, cost: int | None = None) -> None:
             game.tokens[action.a] += 1
             game.placed.add(action.a)
     elif kind == "gather":
-        inst.hand += game.tokens[action.a] - 1
-        game.tokens[action.a] = 1
+        keep = region_minimum(game, inst, action.a)
+        inst.hand += game.tokens[action.a] - keep
+        game.tokens[action.a] = keep
         game.gathered.add(action.a)
     elif kind == "decline":
         turn.decline(game, inst)
@@ -289,11 +315,17 @@ def apply_legal(game: Game, action: Action, cost: int | None = None) -> None:
 
 
 def use_ability(game: Game, inst: RaceInst, key: str, choices: tuple) -> None:
-    ab = next(a for a in held_abilities(game, inst) if a.key == key)
+    """Run an ability: the acting race's (`key`), or another race's of its
+    player (`key@race id`)."""
+    user = inst
+    if "@" in key:
+        key, rid = key.rsplit("@", 1)
+        user = game.races[int(rid)]
+    ab = next(a for a in held_abilities(game, user) if a.key == key)
     if ab.limit is not None:
-        k = (inst.id, ab.per, ab.key, game.owner_of(choices[0])) if ab.per_owner else (inst.id, ab.per, ab.key)
+        k = (user.id, ab.per, ab.key, game.owner_of(choices[0])) if ab.per_owner else (user.id, ab.per, ab.key)
         game.uses[k] = game.uses.get(k, 0) + 1
-    ctx = Ctx(game, inst, {name: value for (name, _, _), value in zip(ab.choose, choices)})
+    ctx = Ctx(game, user, {name: value for (name, _, _), value in zip(ab.choose, choices)})
     ab.run(ctx)
 
 

@@ -44,7 +44,66 @@ def take_from_tray(game: Game, inst: RaceInst, wanted: int) -> int:
 
 
 def to_tray(game: Game, inst: RaceInst, n: int) -> None:
+    """n of the race's tokens leave play: pieces recruited as its tokens go
+    first, back to their pool; the rest go back to the race's tray."""
+    if inst.troops:
+        for name in sorted(inst.troops):
+            back = min(n, inst.troops[name])
+            if back:
+                inst.troops[name] -= back
+                if name in game.pools:
+                    game.pools[name] += back
+                n -= back
     game.tray[inst.race.name] += n
+
+
+def recruit(game: Game, inst: RaceInst, name: str, n: int) -> int:
+    """Up to n `name` pieces from their pool join the race's hand as tokens."""
+    left = game.pools.get(name)
+    got = max(0, n if left is None else min(n, left))
+    if left is not None:
+        game.pools[name] = left - got
+    inst.troops[name] = inst.troops.get(name, 0) + got
+    inst.hand += got
+    return got
+
+
+def dismiss(game: Game, inst: RaceInst, name: str) -> None:
+    """Every `name` piece serving as the race's tokens goes back to its pool:
+    from hand first, then from its most crowded regions (an emptied one is left)."""
+    k = inst.troops.pop(name, 0)
+    if name in game.pools:
+        game.pools[name] += k
+    take = min(k, inst.hand)
+    inst.hand -= take
+    k -= take
+    while k > 0 and inst.regions:
+        r = max(sorted(inst.regions), key=lambda x: game.tokens[x])
+        game.tokens[r] -= 1
+        if game.tokens[r] == 0:
+            vacate(game, inst, r)
+        k -= 1
+
+
+def withdraw(game: Game, inst: RaceInst, region: int, keep: int) -> None:
+    """All but `keep` tokens of the race leave `region`, to be placed again at
+    the end of the turn like tokens withdrawn after a loss."""
+    if game.occupant[region] is not inst:
+        return
+    k = max(0, game.tokens[region] - keep)
+    game.tokens[region] -= k
+    inst.pending += k
+
+
+def copy_marker(game: Game, kind: str, region: int, copier: str) -> None:
+    """`copier` takes on the rules of the first marker of `region` of that
+    kind (relic, place), tag or name; nothing changes if there is none."""
+    defs = game.ruleset.markers
+    for name, _ in game.markers[region]:
+        c = defs[name]
+        if name != copier and (c.kind == kind or kind in c.tags or name == kind):
+            game.copies[copier] = name
+            return
 
 
 def _take_piece(game: Game, name: str) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import attrs
 
 from swdsl.engine.board import Board
-from swdsl.engine.content import Content, Modifier, Trigger
+from swdsl.engine.content import Ability, Content, Modifier, Trigger
 
 
 @attrs.frozen
@@ -57,6 +57,10 @@ class Ruleset:
     symbols: frozenset[str] = frozenset()
     rule_mods: dict[str, tuple[Modifier, ...]] = attrs.field(factory=dict)
     rule_triggers: dict[str, tuple[Trigger, ...]] = attrs.field(factory=dict)
+    rule_abilities: tuple[Ability, ...] = ()  # offered to every acting race
+    modified_stats: frozenset[str] = frozenset()  # stats any content modifies
+    wide_events: frozenset[str] = frozenset()  # events some trigger hears for the player's other races
+    copied: dict[tuple[str, str], Content] = attrs.field(factory=dict)  # (copier, original): `copy` cache
     hooked_markers: frozenset[str] = frozenset()
     marker_stats: frozenset[str] = frozenset()  # stats some relic or place modifies
     power_stats: frozenset[str] = frozenset()  # stats some power modifies (powers can be bound to regions)
@@ -71,9 +75,25 @@ class Ruleset:
                 trigs.setdefault(event, []).extend(ts)
         self.rule_mods = {k: tuple(v) for k, v in mods.items()}
         self.rule_triggers = {k: tuple(v) for k, v in trigs.items()}
+        self.rule_abilities = tuple(a for rule in self.rules for a in rule.abilities)
+        everything = [*self.races.values(), *self.powers.values(), *self.markers.values(), *self.rules]
+        self.modified_stats = frozenset(st for c in everything for st in c.modifiers)
+        self.wide_events = frozenset(t.event for c in everything for ts in c.triggers.values() for t in ts
+                                     if t.audience != "me")
         self.hooked_markers = frozenset(n for n, m in self.markers.items() if m.has_hooks)
         self.marker_stats = frozenset(st for m in self.markers.values() for st in m.modifiers)
         self.power_stats = frozenset(st for p in self.powers.values() for st in p.modifiers)
+
+    def copy_of(self, copier: str, original: str) -> Content:
+        """The rules of `original` worn by the marker `copier`: the same hooks,
+        with abilities of their own (their own uses per turn)."""
+        key = (copier, original)
+        got = self.copied.get(key)
+        if got is None:
+            src = self.markers[original]
+            got = self.copied[key] = attrs.evolve(src, abilities=tuple(
+                attrs.evolve(a, key=f"{copier}>{a.key}") for a in src.abilities))
+        return got
 
     @property
     def banners(self) -> list[str]:

@@ -30,6 +30,8 @@ class RaceInst:
     regions: set[int] = attrs.field(factory=set)
     vars: dict[str, Any] = attrs.field(factory=dict)
     lost: set[int] = attrs.field(factory=set)  # regions lost since its last turn
+    troops: dict[str, int] = attrs.field(factory=dict)  # marker pieces serving as its tokens (`recruit`)
+    turn_tags: set[str] = attrs.field(factory=set)  # tags it carries until the end of the turn (`tag`)
     # hooks of race + power, grouped; rebuilt when the power is discarded
     mods: dict[str, tuple[Modifier, ...]] = attrs.field(factory=dict)
     triggers: dict[str, tuple[Trigger, ...]] = attrs.field(factory=dict)
@@ -145,6 +147,7 @@ class Game:
     trigger_depth: int = 0
     queue_returns: list[tuple[str, int]] = attrs.field(factory=list)  # markers going back to owners
     bound_powers: dict[int, list[str]] = attrs.field(factory=dict)  # region -> powers bound to it (`draw power`)
+    copies: dict[str, str] = attrs.field(factory=dict)  # marker -> the marker whose rules it copies (`copy`)
 
     @property
     def over(self) -> bool:

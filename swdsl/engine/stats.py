@@ -7,10 +7,14 @@ Fold order (documented in docs/architecture.md):
   4. markers with rules in the region concerned (relics, places), then markers
      the subject race holds elsewhere, then powers bound to its regions
      (`draw power`), each in the race's current state like its own;
-  5. the stat's own floor and cap from the vocabulary (conquest.cost ≥ 1).
-A "by" modifier adds, a "set" modifier replaces; each modifier may carry its own
-floor and cap, applied right after it. `explain` runs the same fold and records
-every step.
+  5. every "times" modifier, in the same order;
+  6. the stat's own floor and cap from the vocabulary (conquest.cost ≥ 1).
+A "by" modifier adds, a "set" modifier replaces, a "times" modifier multiplies
+(after all the others, so doubling a region's coins doubles every bonus); each
+may carry its own floor and cap, applied right after it. Where the defender
+shields a region (`region.shielded`), the attacker's own favourable modifiers
+are skipped; edition rules still apply. `explain` runs the same fold and
+records every step.
 """
 
 from __future__ import annotations
@@ -53,6 +57,9 @@ def _held_marker_mods(game: Game, inst: RaceInst | None, stat: str, target: int 
             for name, _owner in game.markers[r]:
                 if name in hooked:
                     out.extend(m for m in game.ruleset.markers[name].modifiers.get(stat, ()) if inst.scope_ok(m.scope))
+                    if name in game.copies:
+                        out.extend(m for m in game.ruleset.markers[game.copies[name]].modifiers.get(stat, ())
+                                   if inst.scope_ok(m.scope))
     if game.bound_powers:
         for r in sorted(inst.regions):
             for name in game.bound_powers.get(r, ()):
@@ -86,16 +93,22 @@ def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, A
     value = base
     if mods:
         ctx = Ctx(game, inst, b)
-        for m in mods:
+        shield = stat in _FAVOURS and shielded(game, inst, b.get("target"))
+        for m in sorted(mods, key=_times_last) if any(m.op == "times" for m in mods) else mods:
             if m.when is not None and not m.when(ctx):
                 continue
             before = value
             v = m.value(ctx)
-            value = value + v if m.op == "by" else v
+            value = value + v if m.op == "by" else value * v if m.op == "times" else v
             if m.floor is not None:
                 value = max(value, m.floor(ctx))
             if m.cap is not None:
                 value = min(value, m.cap(ctx))
+            if shield and m.origin != "rule" and _FAVOURS[stat](before, value):
+                value = before
+                if parts is not None:
+                    parts.append((f"{m.source} (shielded)", "by", 0, before, before))
+                continue
             if parts is not None:
                 parts.append((m.source, m.op, v, before, value))
     floor = _FLOORS.get(stat)
@@ -107,6 +120,29 @@ def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, A
 
 
 _FLOORS = {name: s.floor for name, s in STATS.items() if s.floor is not None}
+
+# attacker stats a shield guards, and when a change favours the attacker
+_FAVOURS = {
+    "conquest.cost": lambda before, after: after < before,
+    "travel.cost": lambda before, after: after < before,
+    "conquest.reachable": lambda before, after: bool(after) and not before,
+    "conquest.entry": lambda before, after: bool(after) and not before,
+    "region.conquerable": lambda before, after: bool(after) and not before,
+}
+
+
+def _times_last(m: Modifier) -> bool:
+    return m.op == "times"
+
+
+def shielded(game: Game, attacker: RaceInst | None, target: int | None) -> bool:
+    """Whether the race holding `target` shields it from `attacker` (region.shielded)."""
+    if target is None or attacker is None or "region.shielded" not in game.ruleset.modified_stats:
+        return False
+    defender = game.occupant[target]
+    if defender is None or defender is attacker or not modified(game, "region.shielded", defender):
+        return False
+    return bool(fold(game, "region.shielded", False, defender, {"target": target, "attacker": attacker}))
 
 
 def region_defense(game: Game, region: int, attacker: RaceInst | None, parts: list | None = None) -> int:
@@ -155,6 +191,13 @@ def is_immune(game: Game, region: int, attacker: RaceInst) -> bool:
     return bool(fold(game, "region.immune", base, defender, {"target": region, "attacker": attacker}))
 
 
+def region_minimum(game: Game, inst: RaceInst, region: int) -> int:
+    """The fewest tokens `inst` may keep in `region` (region.minimum, at least 1)."""
+    if not modified(game, "region.minimum", inst):
+        return 1
+    return max(1, fold(game, "region.minimum", 1, inst, {"target": region}))
+
+
 def stat(game: Game, name: str, inst: RaceInst | None, base: Any, **bindings) -> Any:
     """Generic access used by the turn code for stats without a special base."""
     return fold(game, name, base, inst, bindings)
@@ -171,6 +214,8 @@ class Explanation:
         for source, op, v, before, after in self.steps:
             if op == "set":
                 parts.append(f"{source} {v}" if not parts else f"{source} sets {v}")
+            elif op == "times":
+                parts.append(f"×{v} {source}")
             else:
                 parts.append(f"{'+' if v >= 0 else '-'}{abs(v)} {source}")
         return f"{self.stat} {self.value} = " + " ".join(parts)
@@ -191,10 +236,12 @@ def _base(game: Game, stat: str, inst: RaceInst | None, b: dict) -> Any:
         return bool(inst.regions and game.board.neighbours[target] & inst.regions)
     if stat == "region.defense":
         return sum(game.ruleset.markers[n].defense for n, _ in game.markers[target])
+    if stat == "loss.discard" and inst.declined:
+        return game.tokens[target]
     return {"travel.cost": 0, "conquest.entry": False, "region.conquerable": True, "region.immune": False,
             "conquest.final": True, "loss.discard": 1, "decline.keep": 1, "decline.acts": False,
             "decline.slot": True, "decline.after_scoring": False, "score.region": 1,
-            "redeploy.vacate": False}[stat]
+            "redeploy.vacate": False, "region.shielded": False, "region.minimum": 1}[stat]
 
 
 def explain(game: Game, stat: str, inst: RaceInst, **bindings) -> Explanation:

@@ -13,7 +13,7 @@ from swdsl.engine.pieces import (
     take_from_tray, to_tray, vacate,
 )
 from swdsl.engine.state import Conquest, Game, RaceInst
-from swdsl.engine.stats import fold, modified
+from swdsl.engine.stats import fold, modified, region_minimum
 
 
 # ---- conquest ----------------------------------------------------------------------
@@ -23,7 +23,8 @@ def conquer(game: Game, inst: RaceInst, region: int, tokens: int, *, from_tray: 
             destroy: bool = False) -> None:
     """`inst` takes `region` with `tokens` of its own (from hand or tray)."""
     defender = game.occupant[region]
-    occupied = game.tokens[region] > 0
+    defenders = game.tokens[region]
+    occupied = defenders > 0
     game.log.append(Conquest(region, inst.id, defender.id if defender else None,
                              defender.player if defender else None, occupied,
                              bool(defender and not defender.declined and defender.player is not None)))
@@ -40,16 +41,19 @@ def conquer(game: Game, inst: RaceInst, region: int, tokens: int, *, from_tray: 
     game.tokens[region] = tokens
     inst.regions.add(region)
     game.conquered_in_phase = True
-    fire(game, "conquest.done", inst, target=region, defender=defender)
+    fire(game, "conquest.done", inst, target=region, defender=defender, defenders=defenders)
 
 
 def lose_region(game: Game, defender: RaceInst, region: int, attacker: RaceInst, destroy: bool) -> None:
-    """Losses and withdrawal (core-rules §6)."""
+    """Losses and withdrawal (core-rules §6): an active race discards 1 token, a
+    declined one all of them, unless its rules say otherwise (loss.discard); an
+    ownerless race, with nobody to redeploy, always loses all."""
     n = game.tokens[region]
-    if destroy or defender.declined or defender.player is None:
+    if destroy or defender.player is None:
         discard = n
     else:
-        discard = min(n, max(0, fold(game, "loss.discard", 1, defender, {"target": region, "attacker": attacker})))
+        base = n if defender.declined else 1
+        discard = min(n, max(0, fold(game, "loss.discard", base, defender, {"target": region, "attacker": attacker})))
     to_tray(game, defender, discard)
     defender.pending += n - discard
     game.tokens[region] = 0
@@ -117,8 +121,8 @@ def decline(game: Game, inst: RaceInst) -> None:
             game.occupant[r] = None
             inst.regions.discard(r)
             markers_leave_with(game, r, inst)
-    to_tray(game, inst, inst.hand + inst.reserve + inst.pending)
-    inst.hand = inst.reserve = inst.pending = 0
+    to_tray(game, inst, inst.hand + inst.reserve)  # withdrawn tokens (`withdraw`) are placed again
+    inst.hand = inst.reserve = 0
     if inst.power is not None and not inst.power.acts_in_decline:
         game.market.discard.append(inst.power.name)
         inst.power = None
@@ -139,9 +143,10 @@ def decline(game: Game, inst: RaceInst) -> None:
 
 def ready_troops(game: Game, inst: RaceInst) -> None:
     for r in inst.regions:
-        extra = game.tokens[r] - 1
+        keep = region_minimum(game, inst, r)
+        extra = game.tokens[r] - keep
         if extra > 0:
-            game.tokens[r] = 1
+            game.tokens[r] = keep
             inst.hand += extra
     inst.hand += inst.reserve
     inst.reserve = 0
@@ -151,6 +156,8 @@ def begin_turn(game: Game) -> None:
     seat = game.current
     p = game.players[seat]
     game.log.clear()
+    for inst in game.races.values():
+        inst.turn_tags.clear()
     game.uses = {k: v for k, v in game.uses.items() if k[1] == "game"}
     game.die = 0
     game.picked_this_turn = game.declined_this_turn = False
@@ -231,8 +238,22 @@ def end_conquests(game: Game) -> None:
 
 
 def end_redeploy(game: Game) -> None:
-    fire(game, "redeploy.end", game.acting)
+    inst = game.acting
+    if modified(game, "region.minimum", inst):
+        join_short_regions(game, inst)
+    fire(game, "redeploy.end", inst)
     advance(game)
+
+
+def join_short_regions(game: Game, inst: RaceInst) -> None:
+    """A region left with fewer tokens than its minimum sends them to the race's
+    most crowded other region."""
+    for r in sorted(inst.regions):
+        if len(inst.regions) > 1 and game.tokens[r] < region_minimum(game, inst, r):
+            n = vacate(game, inst, r)
+            inst.hand -= n
+            dest = max(sorted(inst.regions), key=lambda x: game.tokens[x])
+            game.tokens[dest] += n
 
 
 def start_defence(game: Game) -> bool:

@@ -51,8 +51,8 @@ EVENTS = {e.name: e for e in [
     Event("turn.start", "a player's turn begins, after their active race readied its troops",
           audience="the player's races"),
     Event("combo.picked", "the acting race was just taken from the market, its tokens in hand"),
-    Event("conquest.done", "the acting race took `target` (from `defender`, if anyone held it)",
-          {"target": "region", "defender": "race"}),
+    Event("conquest.done", "the acting race took `target` (from `defender`, if anyone held it, who had "
+          "`defenders` tokens there)", {"target": "region", "defender": "race", "defenders": "int"}),
     Event("region.lost", "this race lost `target` to `attacker`; fires for the defender",
           {"target": "region", "attacker": "race"}, audience="the defending race"),
     Event("marker.drawn", "a hidden marker was just drawn into `target` (`draw`); the rules of the markers "
@@ -100,6 +100,12 @@ STATS = {s.name: s for s in [
          "bool", "false", "race"),
     Stat("score.region", "coins `target` scores for its race at the end of the owner's turn", "int", "1",
          "race", {"target": "region"}),
+    Stat("region.shielded", "whether `target` is shielded from `attacker`: the attacker's own favourable "
+         "modifiers (cheaper, reachable, enterable, conquerable) are ignored there and its abilities cannot "
+         "choose it", "bool", "false", "defender", {"target": "region", "attacker": "race"}),
+    Stat("region.minimum", "the fewest tokens the race may keep in `target` when readying troops and "
+         "redeploying; a region left with fewer sends them to the race's most crowded region", "int", "1",
+         "race", {"target": "region"}),
     Stat("redeploy.vacate", "whether the race must empty `target` when it redeploys", "bool", "false",
          "race", {"target": "region"}),
 ]}
@@ -122,6 +128,8 @@ ATTRIBUTES = {(a.name, a.subject): a for a in [
     Attribute("group", "region", "regions",
               "the region and every region joined to it by borders through regions of the same race"),
     Attribute("power", "race", "power", "the race's special power (none once it is discarded)"),
+    Attribute("cost", "region", "int", "what conquering the region would cost this race now (conquest.cost)"),
+    Attribute("defeats", "race", "int", "how many regions this race took from that race this turn"),
 ]}
 
 REGION_STATES = {
@@ -182,6 +190,26 @@ NAMED_VALUES = {
     "round": ("int", "the current round, from 1"),
     "races": ("races", "every race on the table, ownerless ones included"),
     "offered": ("powers", "the powers of the combos on offer in the market"),
+    "here": ("region", "in a relic or place: the region it lies in (the one this race holds, if several)"),
+}
+
+FUNCTIONS = {
+    "min": ("int", "`min(a, b, …)`: the smallest number"),
+    "max": ("int", "`max(a, b, …)`: the largest number"),
+    "groups": ("int", "`groups(REGIONS)`: how many separate groups the regions form (joined by borders)"),
+    "reach": ("regions", "`reach(FROM, THROUGH)`: the regions FROM and every region of THROUGH joined to "
+              "them by a chain of borders through THROUGH"),
+}
+
+AUDIENCES = {
+    "ours": "`on EVENT by ours`: the trigger also runs when the event happens to another race of the same "
+            "player (`me` stays the race whose rule it is)",
+}
+
+MODIFIER_OPS = {
+    "by": "adds to the value",
+    "set": "replaces the value",
+    "times": "multiplies the value; every `times` applies after all `by` and `set` modifiers",
 }
 
 EFFECTS = {e.syntax.split()[0]: e for e in [
@@ -215,6 +243,17 @@ EFFECTS = {e.syntax.split()[0]: e for e in [
     Effect("give MARKER to PLAYERS", "put one MARKER from its pool in front of each player selected "
            "(`remove MARKER from PLAYERS` takes them back)"),
     Effect("award N coins to PLAYERS", "the bank pays N coins to each player selected"),
+    Effect("withdraw SELECTION", "take all but the minimum of the race's tokens from the selected regions; "
+           "they are placed again among its regions at the end of the turn, like tokens withdrawn after a loss"),
+    Effect("end conquests", "the acting race's conquests end now (it goes on to redeploy)"),
+    Effect("recruit N MARKER", "up to N MARKER pieces from their pool join the race's hand and serve as its "
+           "tokens; a race discards these first, and they go back to their pool"),
+    Effect("dismiss MARKER", "every MARKER serving as the race's tokens goes back to its pool (from hand "
+           "first, then from its most crowded regions)"),
+    Effect("copy KIND from REGION to MARKER", "the race's MARKERs take on the rules of the KIND (a marker "
+           "kind such as `relic`, or a tag) lying in REGION, until copied again"),
+    Effect("tag RACE with NAME", "RACE carries the tag NAME until the end of the current turn"),
+    Effect("as RACE: EFFECTS", "run effects as RACE (its tokens, hand and regions) instead of this race"),
     Effect("return MARKER to POOL from SELECTION", "put the MARKERs of the selected regions back on top of "
            "the hidden pool POOL, unrevealed"),
 ]}

@@ -107,6 +107,7 @@ class Filtered:
     base: "Expr"
     cond: "Expr"
     span: Span
+    name: str | None = None  # `as NAME`: the element's name for nested `where`s
 
 
 Expr = Int | Ref | RegionSet | Count | Attr | Call | Neg | Arith | BoolOp | Not | Test | Compare | Filtered
@@ -119,7 +120,8 @@ Expr = Int | Ref | RegionSet | Count | Attr | Call | Neg | Arith | BoolOp | Not 
 class Effect:
     """One effect. `kind` is the grammar's effect name (gain, place, conquer, …);
     `args` its expressions, `word` its name argument (a marker or a variable),
-    `options` its flags (from_tray, destroying), `then`/`orelse` for `if`."""
+    `options` its flags (from_tray, destroying) or extra names, `then`/`orelse`
+    the effects of `if` (and `then` those of `as`)."""
 
     kind: str
     span: Span
@@ -169,7 +171,7 @@ class Doc:
 @node
 class Modifier:
     stat: Name
-    op: str  # by | set
+    op: str  # by | set | times
     value: Expr
     when: Expr | None
     floor: Expr | None
@@ -181,6 +183,7 @@ class Modifier:
 @node
 class Trigger:
     event: Name
+    audience: Name | None  # `by ours`: the event may happen to any race of the player
     when: Expr | None
     scope: Scope | None
     effects: tuple[Effect, ...]

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import difflib
 
+import attrs
+
 from swdsl.diagnostics import Diagnostic, Span, did_you_mean
 from swdsl.engine import vocabulary as V
 from swdsl.lang import ast
@@ -55,7 +57,7 @@ class Checker(Typer):
                 self.check_trigger(d, item, variables)
             elif isinstance(item, ast.Ability):
                 self.check_ability(d, item, variables)
-        if d.kind == "marker" and any(isinstance(i, (ast.Modifier, ast.Trigger, ast.Ability)) for i in d.items):
+        if d.kind == "marker" and any(isinstance(i, (ast.Modifier, ast.Trigger)) for i in d.items):
             self.error(d.path, d.name_span, "SW107", f"marker '{d.name}' has rules",
                        "a marker is a plain piece; declare it as a `relic` or `place` to give it rules")
 
@@ -119,10 +121,15 @@ class Checker(Typer):
             return
         env = _Env(d, dict(stat.bindings), variables)
         t = self.expr(env, m.value)
-        if m.op == "by" and stat.type != "int":
+        if m.op != "set" and stat.type != "int":
             self.error(d.path, m.span, "SW102", f"'{stat.name}' is a yes/no stat: use `set true` or `set false`")
         elif t not in (stat.type, "?"):
             self.error(d.path, m.value.span, "SW103", f"'{stat.name}' needs {described(stat.type)}, this is {described(t)}")
+        if stat.name in COST_STATS:
+            for node in _nodes(m):
+                if isinstance(node, ast.Attr) and node.name == "cost":
+                    self.error(d.path, node.span, "SW126", f"`cost of` inside a {stat.name} modifier would "
+                               "ask for itself", "compute the cost from its parts: `tokens of target`, …")
         if m.when is not None:
             self.expect(env, m.when, "bool")
         for bound in (m.floor, m.cap):
@@ -150,6 +157,9 @@ class Checker(Typer):
                       "remove `while declined`")
         if isinstance(t.when, ast.Ref) and t.when.name == "false":
             self.warn(d.path, t.when.span, "SW142", "this trigger can never fire (`when false`)")
+        if t.audience is not None and t.audience.text not in V.AUDIENCES:
+            self.error(d.path, t.audience.span, "SW131", f"unknown audience 'by {t.audience.text}'",
+                       did_you_mean(t.audience.text, V.AUDIENCES) or "use `by ours`")
         env = _Env(d, dict(event.bindings), variables)
         if t.when is not None:
             self.expect(env, t.when, "bool")
@@ -157,8 +167,9 @@ class Checker(Typer):
 
     def check_ability(self, d: ast.Decl, a: ast.Ability, variables) -> None:
         self._scope(d, a.scope)
-        if d.kind in ("marker", "rule"):
-            self.error(d.path, a.span, "SW150", f"abilities belong to races, powers, relics and places, not to a {d.kind}")
+        if d.kind == "marker":
+            self.error(d.path, a.span, "SW150", "abilities belong to races, powers, relics, places and rules, "
+                       "not to a marker", "declare it as a `relic` or `place`")
         if a.phase is None:
             self.error(d.path, a.span, "SW151", f"ability '{a.name}' has no phase",
                        "say when it is offered: `during conquest` or `during redeploy`")
@@ -274,8 +285,26 @@ class Checker(Typer):
             self.expect(env, e.args[0], "region")
             if len(e.args) > 1:
                 self.expect(env, e.args[1], "int")
-        elif k == "vacate":
+        elif k in ("vacate", "withdraw"):
             self.expect_any(env, e.args[0], ("region", "regions"))
+        elif k == "recruit":
+            self.expect(env, e.args[0], "int")
+            self.marker_name(path, e.word, e.word_span)
+        elif k == "dismiss":
+            self.marker_name(path, e.word, e.word_span)
+        elif k == "copy":
+            self.marker_name(path, e.word, e.word_span)
+            what = e.options[0]
+            if what not in self.names.marker_tags and what not in self.names.markers:
+                self.error(path, e.span, "SW117", f"unknown marker kind or tag '{what}'",
+                           did_you_mean(what, self.names.marker_tags | self.names.markers)
+                           or "copy a kind (`relic`, `place`), a marker tag or a marker")
+            self.expect(env, e.args[0], "region")
+        elif k == "tag":
+            self.expect(env, e.args[0], "race")
+        elif k == "as":
+            self.expect(env, e.args[0], "race")
+            self.effects(env, e.then, depth + 1)
         elif k == "if":
             self.expect(env, e.args[0], "bool")
             self.effects(env, e.then, depth + 1)
@@ -294,6 +323,22 @@ class Checker(Typer):
             self.out.used_markers.add(name)
 
     # ---- expressions
+COST_STATS = ("conquest.cost", "travel.cost", "region.defense")
+
+
+def _nodes(root):
+    """Every AST node under `root` (expressions of a modifier)."""
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        yield n
+        for f in attrs.fields(type(n)):
+            v = getattr(n, f.name)
+            for x in (v if isinstance(v, tuple) else (v,)):
+                if attrs.has(type(x)):
+                    stack.append(x)
+
+
 def check(decls: list[ast.Decl], names: PackNames) -> Checked:
     return Checker(names).check(decls)
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 import operator
 
 from swdsl.lang import ast
-from swdsl.lang.runtime import ATTR, NAMED, SETS, STATES, WAS, const, has_tag
+from swdsl.lang.runtime import (
+    ATTR, NAMED, SETS, STATES, WAS, as_regions, const, count_groups, has_tag, marker_region, reach,
+)
 
 _CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
         ">=": operator.ge}
@@ -19,6 +21,7 @@ class ExprCompiler:
 
     res: dict[int, tuple]
     inits: dict
+    decl_name: str  # the declaration being compiled (`here` finds its marker)
 
     def expr(self, e: ast.Expr):
         m = getattr(self, "_" + type(e).__name__.lower())
@@ -46,6 +49,9 @@ class ExprCompiler:
         if kind == "attr_me":
             get = ATTR[(res[1], "race")]
             return lambda ctx: get(ctx, ctx.me)
+        if res[1] == "here":
+            marker = self.decl_name
+            return lambda ctx: marker_region(ctx, marker)
         return NAMED[res[1]]
 
     def _regionset(self, e: ast.RegionSet):
@@ -61,8 +67,14 @@ class ExprCompiler:
         return lambda ctx: get(ctx, subject(ctx))
 
     def _call(self, e: ast.Call):
-        f = min if e.func == "min" else max
         args = [self.expr(a) for a in e.args]
+        if e.func == "groups":
+            regions = args[0]
+            return lambda ctx: count_groups(ctx.game, as_regions(regions(ctx)))
+        if e.func == "reach":
+            start, through = args
+            return lambda ctx: reach(ctx.game, as_regions(start(ctx)), as_regions(through(ctx)))
+        f = min if e.func == "min" else max
         return lambda ctx: f(a(ctx) for a in args)
 
     def _neg(self, e: ast.Neg):
@@ -88,13 +100,15 @@ class ExprCompiler:
         return lambda ctx: f(a(ctx), b(ctx))
 
     def _filtered(self, e: ast.Filtered):
-        base, cond = self.expr(e.base), self.expr(e.cond)
+        base, cond, name = self.expr(e.base), self.expr(e.cond), e.name
 
         def filtered(ctx):
             saved = ctx.it
             out = []
             for x in base(ctx):
                 ctx.it = x
+                if name is not None:
+                    ctx.b[name] = x
                 if cond(ctx):
                     out.append(x)
             ctx.it = saved
@@ -154,6 +168,12 @@ class ExprCompiler:
         elif kind == "marker":
             name = res[1]
             test = lambda ctx: any(n == name for n, _ in ctx.game.markers[subject(ctx)])  # noqa: E731
+        elif kind == "marker_kind":
+            name = res[1]
+
+            def test(ctx):
+                defs = ctx.game.ruleset.markers
+                return any(defs[n].kind == name or name in defs[n].tags for n, _ in ctx.game.markers[subject(ctx)])
         elif kind == "tag":
             name = res[1]
             test = lambda ctx: has_tag(subject(ctx), name)  # noqa: E731

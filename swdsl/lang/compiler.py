@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from swdsl.engine import pieces, turn
 from swdsl.engine.content import Ability, Content, Modifier, Trigger
-from swdsl.engine.stats import conquest_cost
+from swdsl.engine.stats import Ctx, conquest_cost, region_minimum
 from swdsl.lang import ast
 from swdsl.lang.checker import Checked
 from swdsl.lang.closures import ExprCompiler
@@ -23,6 +23,7 @@ class Compiler(ExprCompiler):
     # ---- declarations
     def compile(self, d: ast.Decl) -> Content:
         c = Content(kind=d.kind, name=d.name)
+        self.decl_name = d.name
         # initial values, for a race reading the variables of a relic or a bound power it never declared
         self.inits = {i.name: (None if i.init == "none" else i.init) for i in d.items if isinstance(i, ast.VarDecl)}
         mods: dict[str, list[Modifier]] = {}
@@ -43,7 +44,7 @@ class Compiler(ExprCompiler):
                 mods.setdefault(m.stat, []).append(m)
             elif isinstance(item, ast.Trigger):
                 t = Trigger(item.event.text, self.opt(item.when), item.scope.kind if item.scope else "active",
-                            self.block(item.effects), d.name)
+                            self.block(item.effects), d.name, item.audience.text if item.audience else "me")
                 trigs.setdefault(t.event, []).append(t)
             elif isinstance(item, ast.Ability):
                 abilities.append(self.ability(d, item))
@@ -59,7 +60,7 @@ class Compiler(ExprCompiler):
         if isinstance(value, ast.Ref) and value.name in ("true", "false"):
             fn = const(value.name == "true")
         return Modifier(m.stat.text, m.op, fn, self.opt(m.when), self.opt(m.floor), self.opt(m.cap),
-                        m.scope.kind if m.scope else "active", d.name)
+                        m.scope.kind if m.scope else "active", d.name, d.kind)
 
     def ability(self, d: ast.Decl, a: ast.Ability) -> Ability:
         chooses = []
@@ -215,6 +216,36 @@ class Compiler(ExprCompiler):
             return roll
         if k == "conquer":
             return self._conquer(args, e.options)
+        if k == "withdraw":
+            where = args[0]
+            return lambda ctx: [pieces.withdraw(ctx.game, ctx.me, r, region_minimum(ctx.game, ctx.me, r))
+                                for r in as_regions(where(ctx)) if ctx.game.occupant[r] is ctx.me]
+        if k == "end_conquests":
+            def end(ctx):
+                if ctx.game.phase == "conquer" and ctx.game.acting is ctx.me:
+                    turn.end_conquests(ctx.game)
+            return end
+        if k == "recruit":
+            n = args[0]
+            return lambda ctx: pieces.recruit(ctx.game, ctx.me, word, n(ctx))
+        if k == "dismiss":
+            return lambda ctx: pieces.dismiss(ctx.game, ctx.me, word)
+        if k == "copy":
+            where, kind = args[0], e.options[0]
+            return lambda ctx: pieces.copy_marker(ctx.game, kind, where(ctx), word) if where(ctx) is not None else None
+        if k == "tag":
+            who = args[0]
+            return lambda ctx: who(ctx).turn_tags.add(word) if who(ctx) is not None else None
+        if k == "as":
+            who, then = args[0], self.block(e.then)
+
+            def as_(ctx):
+                other = who(ctx)
+                if other is not None and other.id in ctx.game.races:
+                    octx = Ctx(ctx.game, other, ctx.b)
+                    octx.it = ctx.it
+                    then(octx)
+            return as_
         if k == "vacate":
             where = args[0]
             return lambda ctx: [pieces.vacate(ctx.game, ctx.me, r) for r in as_regions(where(ctx))

@@ -29,16 +29,22 @@ def render() -> str:
     lines = [BEGIN, "", "### Events", ""]
     lines += _table(("event", "when", "bindings", "runs for"),
                     [(f"`{e.name}`", e.doc, _bindings(e.bindings), e.audience) for e in V.EVENTS.values()])
-    lines += ["### Stats", "", "Folded in this order: base, edition rules, the race, its power, markers with "
-              "rules (relics, places), then the stat's floor.", ""]
+    lines += ["### Stats", "", ("Folded in this order: base, edition rules, the race, its power, markers with "
+              "rules (relics, places), then every `times`, then the stat's floor."), ""]
     lines += _table(("stat", "what", "type", "base", "whose modifiers", "bindings"),
                     [(f"`{s.name}`", s.doc + (f" (floor {s.floor})" if s.floor is not None else ""), s.type,
                       s.base, s.subject, _bindings(s.bindings)) for s in V.STATS.values()])
+    lines += ["### Modifier operations", ""]
+    lines += _table(("operation", "what it does"), [(f"`modify STAT {k} N`", v) for k, v in V.MODIFIER_OPS.items()])
+    lines += ["### Trigger audiences", ""]
+    lines += _table(("audience", "meaning"), [(f"`by {k}`", v) for k, v in V.AUDIENCES.items()])
     lines += ["### Effects", ""]
     lines += _table(("effect", "what it does"), [(f"`{e.syntax}`", e.doc) for e in V.EFFECTS.values()])
     lines += ["### Attributes (`NAME of X`)", ""]
     lines += _table(("attribute", "of", "gives", "meaning"),
                     [(f"`{a.name}`", a.subject, a.type, a.doc) for a in V.ATTRIBUTES.values()])
+    lines += ["### Functions", ""]
+    lines += _table(("function", "gives", "meaning"), [(f"`{k}`", t, d) for k, (t, d) in V.FUNCTIONS.items()])
     lines += ["### States (`X is STATE`, `X was STATE`)", ""]
     rows = [(f"`is {k}`", "region", v) for k, v in V.REGION_STATES.items()]
     rows += [(f"`is {k}`", "race", v) for k, v in V.RACE_STATES.items()]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from swdsl.engine import pieces
 from swdsl.engine.legal import can_target
-from swdsl.engine.stats import is_immune
+from swdsl.engine.stats import conquest_cost, is_immune
 
 
 def const(v):
@@ -19,7 +19,7 @@ def const(v):
 def has_tag(inst, name: str) -> bool:
     if inst is None:
         return False
-    return (name in inst.race.tags or inst.race.name == name
+    return (name in inst.race.tags or inst.race.name == name or name in inst.turn_tags
             or (inst.power is not None and (name in inst.power.tags or inst.power.name == name)))
 
 
@@ -52,7 +52,51 @@ ATTR = {
                                            and i.player == p] if p is not None else [],
     ("group", "region"): lambda ctx, r: _group(ctx.game, r),
     ("power", "race"): lambda ctx, i: i.power.name if i is not None and i.power is not None else None,
+    ("cost", "region"): lambda ctx, r: conquest_cost(ctx.game, ctx.me, r) if r is not None else 0,
+    ("defeats", "race"): lambda ctx, i: sum(1 for c in ctx.game.log if c.attacker == ctx.me.id
+                                            and i is not None and c.defender == i.id),
 }
+
+
+def count_groups(game, regions) -> int:
+    """How many separate groups `regions` form, joined by borders among them."""
+    left = set(regions)
+    n = 0
+    while left:
+        n += 1
+        stack = [left.pop()]
+        while stack:
+            for y in game.board.neighbours[stack.pop()]:
+                if y in left:
+                    left.discard(y)
+                    stack.append(y)
+    return n
+
+
+def reach(game, start, through) -> list[int]:
+    """`start` and every region of `through` joined to it by a chain of borders
+    through regions of `through`."""
+    through = set(through)
+    seen = set(start)
+    stack = list(seen)
+    while stack:
+        for y in game.board.neighbours[stack.pop()]:
+            if y in through and y not in seen:
+                seen.add(y)
+                stack.append(y)
+    return sorted(seen)
+
+
+def marker_region(ctx, name: str):
+    """The region holding the marker `name`: the one this race holds, if several."""
+    found = None
+    for r, marks in enumerate(ctx.game.markers):
+        if any(n == name for n, _ in marks):
+            if ctx.me is not None and ctx.game.occupant[r] is ctx.me:
+                return r
+            if found is None:
+                found = r
+    return found
 
 
 def _group(game, r):

@@ -90,6 +90,9 @@ class ToAst(Transformer):
     def mod_set(self, meta, _):
         return "set"
 
+    def mod_times(self, meta, _):
+        return "times"
+
     def when(self, meta, c):
         return ("when", c[0])
 
@@ -109,8 +112,11 @@ class ToAst(Transformer):
         event, *rest = children
         effects = rest.pop()
         opts = dict(rest)
-        return ast.Trigger(event=event, when=opts.get("when"), scope=opts.get("scope"),
+        return ast.Trigger(event=event, audience=opts.get("audience"), when=opts.get("when"), scope=opts.get("scope"),
                            effects=_effect_tuple(effects), span=span_of(meta))
+
+    def audience(self, meta, c):
+        return ("audience", ast.Name(text=str(c[0]), span=span_of(c[0])))
 
     def effects(self, meta, children):
         return tuple(children)
@@ -197,6 +203,28 @@ class ToAst(Transformer):
 
     def vacate(self, meta, c):
         return self._effect("vacate", meta, [c[0]])
+
+    def withdraw(self, meta, c):
+        return self._effect("withdraw", meta, [c[0]])
+
+    def end_conquests(self, meta, c):
+        return self._effect("end_conquests", meta)
+
+    def recruit(self, meta, c):
+        return self._effect("recruit", meta, [c[0]], word=c[1])
+
+    def dismiss(self, meta, c):
+        return self._effect("dismiss", meta, [], word=c[0])
+
+    def copy(self, meta, c):
+        # `copy KIND from REGION to MARKER`: word = the marker that copies, options = (kind,)
+        return self._effect("copy", meta, [c[1]], word=c[2], options=(str(c[0]),))
+
+    def tag(self, meta, c):
+        return self._effect("tag", meta, [c[0]], word=c[1])
+
+    def as_race(self, meta, c):
+        return self._effect("as", meta, [c[0]], then=_effect_tuple(c[1]))
 
     def rout(self, meta, c):
         return self._effect("rout", meta, [c[0]])
@@ -285,7 +313,8 @@ class ToAst(Transformer):
         return ast.Not(value=c[0], span=span_of(meta))
 
     def filtered(self, meta, c):
-        return ast.Filtered(base=c[0], cond=c[1], span=span_of(meta))
+        name = str(c[1]) if len(c) == 3 else None
+        return ast.Filtered(base=c[0], cond=c[-1], span=span_of(meta), name=name)
 
     def is_(self, meta, c):
         negate = any(isinstance(x, Token) and x.type == "NOT" for x in c)

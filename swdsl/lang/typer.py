@@ -26,6 +26,7 @@ class PackNames:
     races: set[str] = attrs.field(factory=set)
     powers: set[str] = attrs.field(factory=set)
     tags: set[str] = attrs.field(factory=set)
+    marker_tags: set[str] = attrs.field(factory=set)  # kinds (relic, place) and tags of markers
     pools: set[str] = attrs.field(factory=set)
 
 
@@ -107,9 +108,7 @@ class Typer:
                 return "?"
             return self.resolve(e, ("attr", attr.name, st), attr.type)
         if isinstance(e, ast.Call):
-            for a in e.args:
-                self.expect(env, a, "int")
-            return "int"
+            return self.call(env, e)
         if isinstance(e, ast.Neg):
             self.expect(env, e.value, "int")
             return "int"
@@ -141,15 +140,34 @@ class Typer:
         if isinstance(e, ast.Filtered):
             bt = self.expect_any(env, e.base, SETS)
             inner = env.inner(ELEMENT.get(bt, "region"))
+            if e.name is not None:
+                inner = inner.bind(e.name, ELEMENT.get(bt, "region"))
             self.expect(inner, e.cond, "bool")
             return bt if bt in SETS else "?"  # a wrong base is reported once, above
         self.error(path, getattr(e, "span", Span()), "SW199", "unsupported expression")
         return "?"
 
+    def call(self, env: _Env, e: ast.Call) -> str:
+        if e.func in ("min", "max"):
+            for a in e.args:
+                self.expect(env, a, "int")
+        else:
+            want = 1 if e.func == "groups" else 2
+            if len(e.args) != want:
+                self.error(env.decl.path, e.span, "SW103", f"`{e.func}` takes {want} argument{'s' * (want > 1)}",
+                           V.FUNCTIONS[e.func][1])
+            for a in e.args[:want]:
+                self.expect_any(env, a, ("region", "regions"))
+        return V.FUNCTIONS[e.func][0]
+
     def ref(self, env: _Env, e: ast.Ref) -> str:
         n = e.name
         if n == "it" and env.it:
             return self.resolve(e, ("it",), env.it)
+        if n == "here" and n not in env.bindings and n not in env.variables and env.decl.kind not in ("relic", "place"):
+            self.error(env.decl.path, e.span, "SW125", f"`here` names the region of a relic or place, not of a {env.decl.kind}",
+                       "test the marker instead: `regions where has MARKER`")
+            return "?"
         if n in env.bindings:
             return self.resolve(e, ("binding", n), env.bindings[n])
         if n in env.variables:
@@ -230,8 +248,10 @@ class Typer:
                 if n in self.names.markers:
                     self.out.used_markers.add(n)
                     return self.resolve(e, ("marker", n), "bool")
+                if n in self.names.marker_tags:
+                    return self.resolve(e, ("marker_kind", n), "bool")
                 self.error(path, e.span, "SW117", f"unknown symbol or marker '{n}'",
-                           did_you_mean(n, self.names.symbols | self.names.markers)
+                           did_you_mean(n, self.names.symbols | self.names.markers | self.names.marker_tags)
                            or "symbols are declared in pack.yaml, markers with `marker`")
                 return "bool"
             if st == "race":

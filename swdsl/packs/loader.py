@@ -288,6 +288,9 @@ def load_packs(refs: list[str]) -> LoadedPack:
             names.tags |= {a for i in d.items if isinstance(i, ast.Prop) and i.name == "tags" for a in i.args}
         elif family == "piece":
             names.markers.add(d.name)
+            names.marker_tags |= {d.kind} | {a for i in d.items if isinstance(i, ast.Prop) and i.name == "tags"
+                                             for a in i.args}
+        names.tags |= _tag_words(d)
     unique = list(by_name.values())
     checked = check(unique, names)
     diags.extend(checked.diagnostics)
@@ -315,6 +318,20 @@ def load_packs(refs: list[str]) -> LoadedPack:
             diags.append(Diagnostic(str(first.path / "pack.yaml"), Span(), "SW231", "no setup for any player count",
                                     "add `setup:` with at least one player count", "warning"))
     return LoadedPack(ruleset, manifests, diags, sources, unique)
+
+
+def _tag_words(d: ast.Decl) -> set[str]:
+    """Tags a declaration gives races for a turn (`tag RACE with NAME`)."""
+    out: set[str] = set()
+    stack = [s for i in d.items if isinstance(i, (ast.Trigger, ast.Ability))
+             for s in (i.effects if isinstance(i, ast.Trigger) else i.steps)]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, ast.Effect):
+            if e.kind == "tag":
+                out.add(e.word)
+            stack.extend(e.then + e.orelse)
+    return out
 
 
 def _shown(path: str) -> str:
