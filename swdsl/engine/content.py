@@ -68,6 +68,7 @@ class Content:
     triggers: dict[str, tuple[Trigger, ...]] = attrs.field(factory=dict)
     abilities: tuple[Ability, ...] = ()
     variables: dict[str, tuple[int, str | None]] = attrs.field(factory=dict)
+    copiers: frozenset[str] = frozenset()  # markers its `copy` effects give other rules to
     doc: str = ""
 
     @property

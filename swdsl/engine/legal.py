@@ -51,14 +51,18 @@ def candidates(game: Game, inst: RaceInst) -> list[int]:
     return sorted(front)
 
 
-def can_target(game: Game, inst: RaceInst, r: int) -> bool:
-    """May `inst` attack `r` at all, whatever the cost?"""
+def conquerable(game: Game, inst: RaceInst, r: int) -> bool:
+    """May `inst` conquer `r` wherever it lies (region.conquerable, not immune)?"""
     if modified(game, "region.conquerable", inst) and not fold(
             game, "region.conquerable", True, inst, {"target": r}):
         return False
-    if game.markers[r] or game.occupant[r] is not None:
-        if is_immune(game, r, inst):
-            return False
+    return not ((game.markers[r] or game.occupant[r] is not None) and is_immune(game, r, inst))
+
+
+def can_target(game: Game, inst: RaceInst, r: int) -> bool:
+    """May `inst` attack `r` at all, whatever the cost?"""
+    if not conquerable(game, inst, r):
+        return False
     if inst.regions:
         base = bool(game.board.neighbours[r] & inst.regions)
         if modified(game, "conquest.reachable", inst):

@@ -80,7 +80,8 @@ class Ruleset:
         self.modified_stats = frozenset(st for c in everything for st in c.modifiers)
         self.wide_events = frozenset(t.event for c in everything for ts in c.triggers.values() for t in ts
                                      if t.audience != "me")
-        self.hooked_markers = frozenset(n for n, m in self.markers.items() if m.has_hooks)
+        copiers = {n for c in everything for n in c.copiers}
+        self.hooked_markers = frozenset(n for n, m in self.markers.items() if m.has_hooks or n in copiers)
         self.marker_stats = frozenset(st for m in self.markers.values() for st in m.modifiers)
         self.power_stats = frozenset(st for p in self.powers.values() for st in p.modifiers)
 

@@ -144,6 +144,8 @@ REGION_STATES = {
     "active": "held by an active race",
     "immune": "closed to this race (region.immune)",
     "attackable": "a legal conquest target for this race right now, whatever its cost",
+    "conquerable": "a region this race could conquer wherever it lies (region.conquerable, not immune, "
+                   "not its own)",
 }
 
 RACE_STATES = {
@@ -216,7 +218,8 @@ EFFECTS = {e.syntax.split()[0]: e for e in [
     Effect("gain N coins [for each SELECTION]", "the player takes N coins from the bank (N per element)"),
     Effect("pay N coins [to PLAYER]", "the player pays N coins (as many as they have) to the bank or a player"),
     Effect("take N coins from PLAYERS", "the player takes up to N coins from each player selected"),
-    Effect("add N tokens [to REGION]", "N tokens from the tray into hand (or into REGION), as many as are left"),
+    Effect("add N tokens [to REGION]", "N tokens from the tray into hand, or into REGION if the race holds it "
+           "or it is empty (then the race holds it, without a conquest), as many as are left"),
     Effect("discard N tokens [from REGION]", "N of the race's tokens from hand back to the tray; with REGION, "
            "N tokens of whichever race holds it back to that race's tray (an emptied region is left)"),
     Effect("set aside N tokens", "N tokens leave the map (most crowded regions first) until troops are readied"),
@@ -224,7 +227,8 @@ EFFECTS = {e.syntax.split()[0]: e for e in [
     Effect("remove MARKER from SELECTION", "return the MARKERs in the selected regions (or held by the "
            "selected players) to their pool"),
     Effect("move MARKER to REGION | move N tokens from REGION to REGION",
-           "move this race's MARKER (or a new one from the pool) to REGION; tokens: up to N tokens of the race holding the first region go into "
+           "move this race's MARKER (else one lying in a region it holds, such as a relic, else a new one "
+           "from the pool) to REGION; tokens: up to N tokens of the race holding the first region go into "
            "the second, which it must hold too (an emptied region is left)"),
     Effect("draw POOL into REGION", "draw a random hidden marker of a setup pool and place it face up "
            "(fires `marker.drawn`); `draw power into REGION` binds a power instead (see POOLS)"),

@@ -46,6 +46,9 @@ class ExprCompiler:
         if kind == "attr_it":
             get = ATTR[(res[1], res[2])]
             return lambda ctx: get(ctx, ctx.it)
+        if kind == "state_it":
+            state = STATES[(res[1], res[2])]
+            return lambda ctx: state(ctx, ctx.it)
         if kind == "attr_me":
             get = ATTR[(res[1], "race")]
             return lambda ctx: get(ctx, ctx.me)
@@ -123,7 +126,8 @@ class ExprCompiler:
         if isinstance(e, ast.Int):
             return True
         if isinstance(e, ast.Ref):
-            return self.res.get(id(e), ("?",))[0] in ("it", "terrain") or e.name in ("true", "false")
+            res = self.res.get(id(e), ("?",))
+            return res[0] in ("it", "terrain") or e.name in ("true", "false") or res == ("state_it", "region", "edge")
         if isinstance(e, ast.BoolOp):
             return self.static(e.left) and self.static(e.right)
         if isinstance(e, ast.Not):

@@ -24,6 +24,7 @@ class Compiler(ExprCompiler):
     def compile(self, d: ast.Decl) -> Content:
         c = Content(kind=d.kind, name=d.name)
         self.decl_name = d.name
+        self.copiers: set[str] = set()
         # initial values, for a race reading the variables of a relic or a bound power it never declared
         self.inits = {i.name: (None if i.init == "none" else i.init) for i in d.items if isinstance(i, ast.VarDecl)}
         mods: dict[str, list[Modifier]] = {}
@@ -52,6 +53,7 @@ class Compiler(ExprCompiler):
         c.triggers = {k: tuple(v) for k, v in trigs.items()}
         c.abilities = tuple(abilities)
         c.doc = " ".join(docs)
+        c.copiers = frozenset(self.copiers)
         return c
 
     def modifier(self, d: ast.Decl, m: ast.Modifier) -> Modifier:
@@ -232,6 +234,7 @@ class Compiler(ExprCompiler):
             return lambda ctx: pieces.dismiss(ctx.game, ctx.me, word)
         if k == "copy":
             where, kind = args[0], e.options[0]
+            self.copiers.add(word)
             return lambda ctx: pieces.copy_marker(ctx.game, kind, where(ctx), word) if where(ctx) is not None else None
         if k == "tag":
             who = args[0]
@@ -267,12 +270,16 @@ class Compiler(ExprCompiler):
         where = args[1] if len(args) > 1 else None
 
         def add(ctx):
-            got = pieces.take_from_tray(ctx.game, ctx.me, n(ctx))
+            g, me = ctx.game, ctx.me
+            got = pieces.take_from_tray(g, me, n(ctx))
             r = where(ctx) if where else None
-            if r is not None and ctx.game.occupant[r] is ctx.me:
-                ctx.game.tokens[r] += got
+            if r is not None and got and g.occupant[r] is None and g.tokens[r] == 0:
+                g.occupant[r] = me  # an empty region is taken without a conquest
+                me.regions.add(r)
+            if r is not None and g.occupant[r] is me:
+                g.tokens[r] += got
             else:
-                ctx.me.hand += got
+                me.hand += got
         return add
 
     def _discard(self, args):
@@ -294,12 +301,16 @@ class Compiler(ExprCompiler):
         def move(ctx):
             g, me = ctx.game, ctx.me
             r = dest(ctx)
-            for region, marks in enumerate(g.markers):
-                for i, (name, owner) in enumerate(marks):
-                    if name == word and owner == me.id:
-                        marks.pop(i)
-                        g.markers[r].append((name, owner))
-                        return
+            if r is None:
+                return
+            # the race's own piece, else one lying in a region it holds (a relic), else a new one
+            for mine in (lambda region, owner: owner == me.id, lambda region, owner: g.occupant[region] is me):
+                for region, marks in enumerate(g.markers):
+                    for i, (name, owner) in enumerate(marks):
+                        if name == word and mine(region, owner):
+                            marks.pop(i)
+                            g.markers[r].append((name, owner))
+                            return
             pieces.place_marker(g, word, r, me)
         return move
 

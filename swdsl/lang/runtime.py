@@ -8,7 +8,7 @@ engine/vocabulary.py, which documents them).
 from __future__ import annotations
 
 from swdsl.engine import pieces
-from swdsl.engine.legal import can_target
+from swdsl.engine.legal import can_target, conquerable
 from swdsl.engine.stats import conquest_cost, is_immune
 
 
@@ -164,6 +164,7 @@ STATES = {
     ("region", "active"): lambda ctx, r: _occ(ctx, r) is not None and not _occ(ctx, r).declined,
     ("region", "immune"): lambda ctx, r: is_immune(ctx.game, r, ctx.me),
     ("region", "attackable"): lambda ctx, r: _occ(ctx, r) is not ctx.me and can_target(ctx.game, ctx.me, r),
+    ("region", "conquerable"): lambda ctx, r: _occ(ctx, r) is not ctx.me and conquerable(ctx.game, ctx.me, r),
     ("race", "active"): lambda ctx, i: i is not None and not i.declined,
     ("race", "declined"): lambda ctx, i: i is not None and i.declined,
     ("race", "neutral"): lambda ctx, i: i is not None and i.player is None,

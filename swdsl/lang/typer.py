@@ -176,6 +176,8 @@ class Typer:
             return self.resolve(e, ("named", n), V.NAMED_VALUES[n][0])
         if env.it and (n, env.it) in V.ATTRIBUTES:
             return self.resolve(e, ("attr_it", n, env.it), V.ATTRIBUTES[(n, env.it)].type)
+        if env.it and n in STATES.get(env.it, {}):  # `regions where enemy`: a state of the element
+            return self.resolve(e, ("state_it", env.it, n), "bool")
         if (n, "race") in V.ATTRIBUTES:
             return self.resolve(e, ("attr_me", n), V.ATTRIBUTES[(n, "race")].type)
         if n in self.names.terrains:
