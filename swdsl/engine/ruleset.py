@@ -11,13 +11,18 @@ from swdsl.engine.content import Ability, Content, Modifier, Trigger
 @attrs.frozen
 class Placement:
     """Setup: put `count` of a neutral race's tokens, or of a marker, on every
-    region whose terrain or symbol matches."""
+    region whose terrain or symbol matches, or on `pick` of them chosen at
+    random (never two bordering ones if `apart`). A race goes only where no
+    race stands, unless it `displace`s it."""
 
     match_kind: str  # terrain | symbol
     match: str
     race: str = ""
     marker: str = ""
     count: int = 1
+    pick: tuple[int, int] | None = None  # (per player, plus): how many regions; None = all
+    apart: bool = False
+    displace: bool = False
 
 
 @attrs.frozen

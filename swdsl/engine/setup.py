@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from swdsl.engine import pieces, turn
-from swdsl.engine.ruleset import Ruleset
+from swdsl.engine.ruleset import Placement, Ruleset
 from swdsl.engine.state import Game, MarketState, Player, RaceInst
 
 
@@ -30,19 +30,20 @@ def new_game(ruleset: Ruleset, players: int, seed: int) -> Game:
     for banner in banners:
         game.market.columns[ruleset.column_of(banner)].append(banner)
     for pl in setup.placements:
-        for r, region in enumerate(setup.board.regions):
-            hit = region.terrain == pl.match if pl.match_kind == "terrain" else pl.match in region.symbols
-            if not hit:
-                continue
+        for r in _placement_regions(game, pl, players):
             if pl.race:
                 inst = game.neutrals.get(pl.race)
                 if inst is None:
                     inst = RaceInst(game.next_id, ruleset.races[pl.race], None, None, declined=True)
                     game.next_id += 1
                     game.neutrals[pl.race] = game.races[inst.id] = inst
+                old = game.occupant[r]
+                if old is not None:
+                    pieces.to_tray(game, old, game.tokens[r])
+                    old.regions.discard(r)
                 got = pieces.take_from_tray(game, inst, pl.count)
+                game.occupant[r], game.tokens[r] = (inst, got) if got else (None, 0)
                 if got:
-                    game.occupant[r], game.tokens[r] = inst, got
                     inst.regions.add(r)
             else:
                 for _ in range(pl.count):
@@ -53,3 +54,26 @@ def new_game(ruleset: Ruleset, players: int, seed: int) -> Game:
         game.hidden[name] = pool
     turn.begin_turn(game)
     return game
+
+
+def _placement_regions(game: Game, pl: Placement, players: int) -> list[int]:
+    """The regions a placement fills: those matching it (a race only where no
+    race stands unless it displaces it), all of them or `pick` of them chosen
+    with the game's seed, never two bordering ones if `apart`."""
+    out = []
+    for r, region in enumerate(game.board.regions):
+        hit = region.terrain == pl.match if pl.match_kind == "terrain" else pl.match in region.symbols
+        if hit and (not pl.race or pl.displace or game.occupant[r] is None):
+            out.append(r)
+    if pl.pick is None:
+        return out
+    per_player, plus = pl.pick
+    wanted = per_player * players + plus
+    game.rng.shuffle(out)
+    chosen: list[int] = []
+    for r in out:
+        if len(chosen) == wanted:
+            break
+        if not (pl.apart and game.board.neighbours[r] & set(chosen)):
+            chosen.append(r)
+    return sorted(chosen)

@@ -153,22 +153,11 @@ class ExprCompiler:
         if kind == "state":
             fn = STATES[(res[1], res[2])]
             test = lambda ctx: fn(ctx, subject(ctx))  # noqa: E731
-        elif kind == "terrain_is":
-            name, is_region = res[2], res[1] == "region"
-            test = (lambda ctx: ctx.game.board.regions[subject(ctx)].terrain == name) if is_region \
-                else (lambda ctx: subject(ctx) == name)
+        elif kind in ("terrain_is", "terrain_in", "symbol"):
+            test = _looks_like(subject, res[-1], region=res[0] == "symbol" or res[1] == "region")
         elif kind == "equal":
             arg = self.expr(e.arg)
             test = lambda ctx: subject(ctx) == arg(ctx)  # noqa: E731
-        elif kind == "terrain_in":
-            names = frozenset(e.names)
-            if res[1] == "region":
-                test = lambda ctx: ctx.game.board.regions[subject(ctx)].terrain in names  # noqa: E731
-            else:
-                test = lambda ctx: subject(ctx) in names  # noqa: E731
-        elif kind == "symbol":
-            name = res[1]
-            test = lambda ctx: name in ctx.game.board.regions[subject(ctx)].symbols  # noqa: E731
         elif kind == "marker":
             name = res[1]
             test = lambda ctx: any(n == name for n, _ in ctx.game.markers[subject(ctx)])  # noqa: E731
@@ -213,6 +202,19 @@ class ExprCompiler:
             return lambda ctx: not test(ctx)
         return test
 
+
+
+def _looks_like(subject, names: frozenset[str], region: bool):
+    """A test of terrains and symbols: a region matches if its terrain or one of
+    its symbols is among `names` (a name and its pack.yaml equivalents); a
+    terrain value matches if it is among them."""
+    if not region:
+        return lambda ctx: subject(ctx) in names
+
+    def test(ctx):
+        reg = ctx.game.board.regions[subject(ctx)]
+        return reg.terrain in names or not names.isdisjoint(reg.symbols)
+    return test
 
 
 def _per_board(fn):

@@ -27,6 +27,11 @@ class PackNames:
     powers: set[str] = attrs.field(factory=set)
     tags: set[str] = attrs.field(factory=set)
     marker_tags: set[str] = attrs.field(factory=set)  # kinds (relic, place) and tags of markers
+    alike: dict[str, frozenset[str]] = attrs.field(factory=dict)  # pack.yaml `equivalences`
+
+    def like(self, name: str) -> frozenset[str]:
+        """The terrains and symbols that count as `name`, itself included."""
+        return self.alike.get(name, frozenset({name}))
     pools: set[str] = attrs.field(factory=set)
 
 
@@ -216,7 +221,7 @@ class Typer:
                     and arg.name not in env.variables:
                 return self.resolve(e, ("state", st, arg.name), "bool")
             if isinstance(arg, ast.Ref) and st in ("region", "terrain") and arg.name in self.names.terrains:
-                return self.resolve(e, ("terrain_is", st, arg.name), "bool")
+                return self.resolve(e, ("terrain_is", st, arg.name, self.names.like(arg.name)), "bool")
             if isinstance(arg, ast.Ref) and arg.name not in env.bindings and arg.name not in env.variables \
                     and arg.name not in V.NAMED_VALUES:
                 options = list(STATES.get(st, {})) + (list(self.names.terrains) if st in ("region", "terrain") else [])
@@ -241,12 +246,12 @@ class Typer:
                 if n not in self.names.terrains:
                     self.error(path, e.span, "SW116", f"unknown terrain '{n}'",
                                did_you_mean(n, self.names.terrains) or "terrains are declared in pack.yaml")
-            return self.resolve(e, ("terrain_in", st), "bool")
+            return self.resolve(e, ("terrain_in", st, frozenset().union(*map(self.names.like, e.names))), "bool")
         if e.kind == "has":
             n = e.names[0]
             if st == "region":
                 if n in self.names.symbols:
-                    return self.resolve(e, ("symbol", n), "bool")
+                    return self.resolve(e, ("symbol", n, self.names.like(n)), "bool")
                 if n in self.names.markers:
                     self.out.used_markers.add(n)
                     return self.resolve(e, ("marker", n), "bool")

@@ -8,6 +8,7 @@ them. Every problem in any file is collected before anything is compiled.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import attrs
@@ -27,7 +28,7 @@ MANIFEST_KEYS = {
     "name": "the pack's name", "edition": "the edition it belongs to", "version": "the pack's version",
     "language": "the rules-language version it is written in", "description": "one line about it",
     "requires": "packs it builds on", "terrains": "terrain names", "symbols": "region symbol names",
-    "equivalences": "terrain equivalences for mixing", "coins": "coins in the box (the bank)",
+    "equivalences": "groups of terrains and symbols that count as each other (mixing editions)", "coins": "coins in the box (the bank)",
     "die": "faces of the reinforcement die", "market": "the combo market", "setup": "setup per player count",
     "placements": "pieces placed at setup", "pools": "hidden marker pools", "rules": "rules files (globs)",
 }
@@ -36,7 +37,10 @@ SETUP_KEYS = {"map": "map file", "rounds": "number of rounds", "coins": "startin
 MARKET_KEYS = {"visible": "rows on offer", "payment": "combos (a coin on each combo above) or bank",
                "columns": "banner columns, each a list of the tags its banners carry"}
 PLACEMENT_KEYS = {"symbol": "regions with this symbol", "terrain": "regions of this terrain",
-                  "race": "a neutral race's tokens", "marker": "a marker", "count": "how many per region"}
+                  "race": "a neutral race's tokens", "marker": "a marker", "count": "how many per region",
+                  "regions": "how many of the matching regions, chosen at random (a number or `players + N`)",
+                  "apart": "the chosen regions never border each other",
+                  "displace": "a race placed there sends the tokens already there back to their tray"}
 
 
 @attrs.define
@@ -56,6 +60,7 @@ class Manifest:
     setup: dict[int, dict] = attrs.field(factory=dict)
     placements: list[tuple[Placement, object]] = attrs.field(factory=list)
     pools: dict[str, list[tuple[str, object]]] = attrs.field(factory=dict)
+    equivalences: list[tuple[list[str], object]] = attrs.field(factory=list)
     rules: list[str] = attrs.field(factory=lambda: ["**/*.sw"])
 
 
@@ -209,13 +214,39 @@ def read_manifest(folder: Path, diags: list[Diagnostic], sources: dict[str, str]
                 rd.error(node, "SW230", "a placement needs `symbol:` or `terrain:`, and `race:` or `marker:`")
                 continue
             count = rd.integer(f["count"][1], "count", 1) if "count" in f else 1
+            pick = _pick(rd, f["regions"][1]) if "regions" in f else None
             pl = Placement(kind, rd.text(f[kind][1], kind) or "", **{what: rd.text(f[what][1], what) or ""},
-                           count=count or 1)
+                           count=count or 1, pick=pick,
+                           apart=bool(rd.boolean(f["apart"][1], "apart")) if "apart" in f else False,
+                           displace=bool(rd.boolean(f["displace"][1], "displace")) if "displace" in f else False)
             m.placements.append((pl, node))
+    if "equivalences" in top:
+        for node in rd.sequence(top["equivalences"][1], "equivalences"):
+            group = _names(rd, node, "terrain or symbol")
+            if len(group) < 2:
+                rd.error(node, "SW238", "an equivalence group needs at least two names",
+                         "write a list such as `[forest, mushroom_forest]`")
+            else:
+                m.equivalences.append((group, node))
     if "pools" in top:
         for name, (_, vnode) in rd.mapping(top["pools"][1], "pools").items():
             m.pools[name] = [(rd.text(n, "marker") or "", n) for n in rd.sequence(vnode, f"pool {name}")]
     return m
+
+
+def _pick(rd: Reader, node) -> tuple[int, int] | None:
+    """`regions: 3` → (0, 3); `regions: players + 1` → (1, 1)."""
+    value = getattr(node, "value", None)
+    if isinstance(value, str):
+        m = re.fullmatch(r"\s*players\s*(?:\+\s*(\d+))?\s*", value)
+        if m:
+            return 1, int(m.group(1) or 0)
+        if not value.isdigit():
+            rd.error(node, "SW238", f"`regions: {value}` is not a number of regions",
+                     "write a number, or `players + N`")
+            return None
+    n = rd.integer(node, "regions", 1)
+    return None if n is None else (0, n)
 
 
 def _names(rd: Reader, node, what: str) -> list[str]:
@@ -256,6 +287,7 @@ def load_packs(refs: list[str]) -> LoadedPack:
         names.terrains |= m.terrains
         names.symbols |= m.symbols
         names.pools |= set(m.pools)
+    _equivalences(manifests, names, diags)
     decls: list[ast.Decl] = []
     for m in manifests:
         for path in _rule_files(m):
@@ -354,6 +386,22 @@ def _rule_files(m: Manifest) -> list[Path]:
             if p.is_file() and "tests" not in p.relative_to(m.path).parts:
                 files.add(p)
     return sorted(files)
+
+
+def _equivalences(manifests: list[Manifest], names: PackNames, diags: list[Diagnostic]) -> None:
+    """Each name of a group counts as every other name of it (terrains and
+    symbols alike): `terrain is forest` also holds on a mushroom forest."""
+    known = names.terrains | names.symbols
+    for m in manifests:
+        rd = Reader(str(m.path / "pack.yaml"), diags)
+        for group, node in m.equivalences:
+            unknown = [n for n in group if n not in known]
+            if unknown:
+                rd.error(node, "SW238", f"equivalence names unknown terrain or symbol '{unknown[0]}'",
+                         did_you_mean(unknown[0], known) or "declare it under `terrains:` or `symbols:`")
+                continue
+            for n in group:
+                names.alike[n] = names.alike.get(n, frozenset({n})) | frozenset(group)
 
 
 def _setups(manifests: list[Manifest], names: PackNames, diags: list[Diagnostic],
