@@ -40,7 +40,7 @@ _HUMAN = {
     "TOKEN": "'tokens'",
     "SET_QUAL": "'my', 'conquered' or 'lost'",
     "REGIONS": "'regions'",
-    "FUNC": "'min' or 'max'",
+    "FUNC": "a function (min, max, groups, reach)",
     "NOT": "'not'",
     "$END": "the end of the file",
 }
@@ -322,9 +322,52 @@ def parse_source(text: str, path: str) -> tuple[list[ast.Decl], list[Diagnostic]
             decls.extend(ToAst(path).transform(tree))
         except (UnexpectedInput, _TooDeep, _Unclosed) as err:
             diags.append(_syntax_diagnostic(path, err, chunk))
+            diags.extend(_more_syntax_errors(parser, path, chunk, err))
         except LarkError as err:  # the transformer wraps errors in VisitError
             inner = getattr(err, "orig_exc", err)
             diags.append(too_deep if isinstance(inner, RecursionError) else _syntax_diagnostic(path, inner, chunk))
         except RecursionError:
             diags.append(too_deep)
     return decls, diags
+
+
+MAX_SYNTAX_ERRORS = 20  # per declaration
+
+
+def _more_syntax_errors(parser: Lark, path: str, chunk: str, err: Exception) -> list[Diagnostic]:
+    """The syntax errors after the first in one declaration: blank the faulty
+    item (a whole block if the line opens one) and parse again, while each
+    error lies further down than the one before."""
+    out: list[Diagnostic] = []
+    lines = chunk.split("\n")
+    first = _first_line(chunk)
+    while len(out) < MAX_SYNTAX_ERRORS and isinstance(err, (UnexpectedToken, UnexpectedCharacters)):
+        line = err.line
+        if not first < line <= len(lines) or not _blank_item(lines, line - 1):
+            break
+        try:
+            parser.parse("\n".join(lines))
+            break
+        except (UnexpectedInput, _TooDeep, _Unclosed) as again:
+            if getattr(again, "line", -1) <= line:
+                break
+            err = again
+            out.append(_syntax_diagnostic(path, again, chunk))
+        except (LarkError, RecursionError):
+            break
+    return out
+
+
+def _blank_item(lines: list[str], i: int) -> bool:
+    """Empty line i, and the lines of the block it opens; False at a closing brace."""
+    code = re.sub(r'"[^"\n]*"', '""', lines[i]).split("#", 1)[0]
+    if code.strip() == "}":
+        return False
+    depth = code.count("{") - code.count("}")
+    lines[i] = ""
+    while depth > 0 and i + 1 < len(lines):
+        i += 1
+        code = re.sub(r'"[^"\n]*"', '""', lines[i]).split("#", 1)[0]
+        depth += code.count("{") - code.count("}")
+        lines[i] = "" if depth > 0 else lines[i].replace("}", "", 1)
+    return True

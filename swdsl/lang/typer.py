@@ -159,8 +159,9 @@ class Typer:
         else:
             want = 1 if e.func == "groups" else 2
             if len(e.args) != want:
+                example = "groups(my regions)" if want == 1 else "reach(my regions, regions where terrain is river)"
                 self.error(env.decl.path, e.span, "SW103", f"`{e.func}` takes {want} argument{'s' * (want > 1)}",
-                           V.FUNCTIONS[e.func][1])
+                           f"write e.g. `{example}`")
             for a in e.args[:want]:
                 self.expect_any(env, a, ("region", "regions"))
         return V.FUNCTIONS[e.func][0]
