@@ -106,7 +106,7 @@ def ability_users(game: Game, inst: RaceInst) -> list[tuple[RaceInst, str]]:
     action keys: the acting race's, then its player's other races' (those
     written `while declined` or `always`: a declined race still uses them)."""
     users = [(inst, "")]
-    if inst.player is not None:
+    if inst.player is not None and game.ruleset.lasting_abilities:
         users += [(o, f"@{o.id}") for o in events.player_races(game, inst.player) if o is not inst]
     return users
 

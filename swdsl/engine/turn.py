@@ -142,8 +142,9 @@ def decline(game: Game, inst: RaceInst) -> None:
 
 
 def ready_troops(game: Game, inst: RaceInst) -> None:
+    minimum = modified(game, "region.minimum", inst)
     for r in inst.regions:
-        keep = region_minimum(game, inst, r)
+        keep = region_minimum(game, inst, r) if minimum else 1
         extra = game.tokens[r] - keep
         if extra > 0:
             game.tokens[r] = keep
