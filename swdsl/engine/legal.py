@@ -83,7 +83,7 @@ def conquest_actions(game: Game, inst: RaceInst) -> list[Action]:
         cost = conquest_cost(game, inst, r)
         if cost <= hand:
             out.append(Action("conquer", r))
-        elif cost - hand <= 3:
+        elif cost - hand <= 3 and hand >= region_minimum(game, inst, r):
             if final_ok is None:
                 final_ok = bool(fold(game, "conquest.final", True, inst, {}))
             if final_ok:
@@ -226,7 +226,8 @@ def _check(game: Game, action: Action):
             cost = conquest_cost(game, inst, a)
             if kind == "conquer":
                 return cost if cost <= inst.hand else False
-            ok = 0 < cost - inst.hand <= 3 and bool(fold(game, "conquest.final", True, inst, {}))
+            ok = 0 < cost - inst.hand <= 3 and inst.hand >= region_minimum(game, inst, a) \
+                and bool(fold(game, "conquest.final", True, inst, {}))
             return cost if ok else False
         if kind == "end":
             return a is None

@@ -117,9 +117,11 @@ def _take_piece(game: Game, name: str) -> bool:
 
 
 def place_marker(game: Game, name: str, region: int, owner: RaceInst | None) -> bool:
+    """Put a piece from its pool; a place belongs to nobody (whoever holds its region has it)."""
     if not _take_piece(game, name):
         return False
-    game.markers[region].append((name, owner.id if owner else None))
+    owned = owner is not None and game.ruleset.markers[name].kind != "place"
+    game.markers[region].append((name, owner.id if owned else None))
     return True
 
 
@@ -319,6 +321,7 @@ def remove_race(game: Game, inst: RaceInst) -> None:
     to_tray(game, inst, inst.hand + inst.reserve + inst.pending)
     inst.hand = inst.reserve = inst.pending = 0
     game.races.pop(inst.id, None)
+    game.gone[inst.id] = inst
     if inst.player is None:
         return
     p = game.players[inst.player]

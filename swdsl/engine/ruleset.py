@@ -66,7 +66,7 @@ class Ruleset:
     lasting_abilities: bool = False  # some ability works in decline: the player's other races offer theirs
     modified_stats: frozenset[str] = frozenset()  # stats any content modifies
     wide_events: frozenset[str] = frozenset()  # events some trigger hears for the player's other races
-    copied: dict[tuple[str, str], Content] = attrs.field(factory=dict)  # (copier, original): `copy` cache
+    copied: dict[tuple[str, str], Content] = attrs.field(factory=dict)  # (wearer, original): rules as worn
     hooked_markers: frozenset[str] = frozenset()
     marker_stats: frozenset[str] = frozenset()  # stats some relic or place modifies
     power_stats: frozenset[str] = frozenset()  # stats some power modifies (powers can be bound to regions)
@@ -92,16 +92,10 @@ class Ruleset:
         self.marker_stats = frozenset(st for m in self.markers.values() for st in m.modifiers)
         self.power_stats = frozenset(st for p in self.powers.values() for st in p.modifiers)
 
-    def copy_of(self, copier: str, original: str) -> Content:
-        """The rules of `original` worn by the marker `copier`: the same hooks,
-        with abilities of their own (their own uses per turn)."""
-        key = (copier, original)
-        got = self.copied.get(key)
-        if got is None:
-            src = self.markers[original]
-            got = self.copied[key] = attrs.evolve(src, abilities=tuple(
-                attrs.evolve(a, key=f"{copier}>{a.key}") for a in src.abilities))
-        return got
+    def copy_of(self, wearer: str, original: str) -> Content:
+        """The rules of `original` worn by the marker `wearer` (compiled with its
+        own name meaning the wearer, and abilities with uses of their own)."""
+        return self.copied.get((wearer, original)) or self.markers[original]
 
     @property
     def banners(self) -> list[str]:

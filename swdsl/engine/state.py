@@ -126,6 +126,7 @@ class Game:
     tokens: list[int]
     markers: list[list[tuple[str, int | None]]]  # per region: (marker, owner race id)
     races: dict[int, RaceInst] = attrs.field(factory=dict)
+    gone: dict[int, RaceInst] = attrs.field(factory=dict)  # races that left the table this turn
     neutrals: dict[str, RaceInst] = attrs.field(factory=dict)
     next_id: int = 1
     round: int = 1

@@ -58,7 +58,7 @@ def _held_marker_mods(game: Game, inst: RaceInst | None, stat: str, target: int 
                 if name in hooked:
                     out.extend(m for m in game.ruleset.markers[name].modifiers.get(stat, ()) if inst.scope_ok(m.scope))
                     if name in game.copies:
-                        out.extend(m for m in game.ruleset.markers[game.copies[name]].modifiers.get(stat, ())
+                        out.extend(m for m in game.ruleset.copy_of(name, game.copies[name]).modifiers.get(stat, ())
                                    if inst.scope_ok(m.scope))
     if game.bound_powers:
         for r in sorted(inst.regions):

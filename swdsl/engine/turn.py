@@ -157,6 +157,7 @@ def begin_turn(game: Game) -> None:
     seat = game.current
     p = game.players[seat]
     game.log.clear()
+    game.gone.clear()
     for inst in game.races.values():
         inst.turn_tags.clear()
     game.uses = {k: v for k, v in game.uses.items() if k[1] == "game"}

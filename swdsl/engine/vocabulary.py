@@ -190,7 +190,7 @@ NAMED_VALUES = {
     "none": ("player", "nobody (a player variable's empty value)"),
     "die": ("int", "the last die roll of this turn (0 if none)"),
     "round": ("int", "the current round, from 1"),
-    "races": ("races", "every race on the table, ownerless ones included"),
+    "races": ("races", "every race on the table, ownerless ones included, and those that left it this turn"),
     "offered": ("powers", "the powers of the combos on offer in the market"),
     "here": ("region", "in a relic or place: the region it lies in (the one this race holds, if several)"),
 }

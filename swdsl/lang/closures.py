@@ -22,6 +22,7 @@ class ExprCompiler:
     res: dict[int, tuple]
     inits: dict
     decl_name: str  # the declaration being compiled (`here` finds its marker)
+    rename: dict[str, str]  # marker names read as others (a copied relic's own name means its wearer)
 
     def expr(self, e: ast.Expr):
         m = getattr(self, "_" + type(e).__name__.lower())
@@ -159,7 +160,7 @@ class ExprCompiler:
             arg = self.expr(e.arg)
             test = lambda ctx: subject(ctx) == arg(ctx)  # noqa: E731
         elif kind == "marker":
-            name = res[1]
+            name = self.rename.get(res[1], res[1])
             test = lambda ctx: any(n == name for n, _ in ctx.game.markers[subject(ctx)])  # noqa: E731
         elif kind == "marker_kind":
             name = res[1]

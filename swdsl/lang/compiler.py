@@ -21,9 +21,13 @@ class Compiler(ExprCompiler):
         self.res = checked.resolved
 
     # ---- declarations
-    def compile(self, d: ast.Decl) -> Content:
+    def compile(self, d: ast.Decl, wearer: str | None = None) -> Content:
+        """Compile `d`; with `wearer`, as the rules another marker takes on
+        (`copy … to WEARER`): the marker's own name then means the wearer."""
         c = Content(kind=d.kind, name=d.name)
-        self.decl_name = d.name
+        self.decl_name = wearer or d.name
+        self.rename = {d.name: wearer} if wearer else {}
+        self.key_prefix = f"{wearer}>" if wearer else ""
         self.copiers: set[str] = set()
         # initial values, for a race reading the variables of a relic or a bound power it never declared
         self.inits = {i.name: (None if i.init == "none" else i.init) for i in d.items if isinstance(i, ast.VarDecl)}
@@ -74,9 +78,9 @@ class Compiler(ExprCompiler):
                 effects.append(step)
         limit = a.limit
         return Ability(
-            key=f"{d.name}/{a.name}", name=a.name, source=d.name, phase=a.phase.text if a.phase else "conquest",
+            key=f"{self.key_prefix}{d.name}/{a.name}", name=a.name, source=d.name, phase=a.phase.text if a.phase else "conquest",
             limit=limit.count if limit else None, per=limit.per.text if limit else None,
-            per_owner=bool(limit and limit.key), when=_with_pieces_left(self.opt(a.when), effects),
+            per_owner=bool(limit and limit.key), when=_with_pieces_left(self.opt(a.when), effects, self.rename),
             scope=a.scope.kind if a.scope else "active", choose=tuple(chooses), run=self.block(tuple(effects)),
         )
 
@@ -127,7 +131,7 @@ class Compiler(ExprCompiler):
     def effect(self, e: ast.Effect):
         k = e.kind
         args = [self.expr(a) for a in e.args]
-        word = e.word
+        word = self.rename.get(e.word, e.word)
         if k == "gain":
             amount = args[0]
             if len(args) > 1:
@@ -329,10 +333,10 @@ class Compiler(ExprCompiler):
             turn.conquer(g, me, r, max(1, n), from_tray=from_tray, destroy=destroy)
         return conquer
 
-def _with_pieces_left(when, effects):
+def _with_pieces_left(when, effects, rename):
     """An ability whose effect places a marker is offered only while that
     marker's pool has pieces left (R6: an effect takes only what is left)."""
-    placed = sorted({e.word for e in effects if e.kind == "place"})
+    placed = sorted({rename.get(e.word, e.word) for e in effects if e.kind == "place"})
     if not placed:
         return when
 
@@ -345,3 +349,12 @@ def _with_pieces_left(when, effects):
 def compile_decls(decls: list[ast.Decl], checked: Checked) -> list[Content]:
     c = Compiler(checked)
     return [c.compile(d) for d in decls]
+
+
+def compile_copies(decls: list[ast.Decl], checked: Checked, contents: list[Content]) -> dict:
+    """For every marker some `copy` effect writes to, the rules of each relic
+    and place it could copy, compiled as worn by it: (wearer, original) → Content."""
+    wearers = sorted({w for c in contents for w in c.copiers})
+    c = Compiler(checked)
+    return {(w, d.name): c.compile(d, wearer=w) for w in wearers for d in decls
+            if d.kind in ("relic", "place") and d.name != w}

@@ -128,7 +128,7 @@ NAMED = {
     "none": const(None),
     "die": lambda ctx: ctx.game.die,
     "round": lambda ctx: ctx.game.round,
-    "races": lambda ctx: sorted(ctx.game.races.values(), key=lambda i: i.id),
+    "races": lambda ctx: sorted([*ctx.game.races.values(), *ctx.game.gone.values()], key=lambda i: i.id),
     "offered": lambda ctx: pieces.offered_powers(ctx.game),
 }
 

@@ -17,7 +17,7 @@ from swdsl.diagnostics import Diagnostic, PackError, Span, did_you_mean
 from swdsl.engine.ruleset import Market, Placement, Ruleset, Setup
 from swdsl.lang import ast
 from swdsl.lang.checker import PackNames, check, unused_markers
-from swdsl.lang.compiler import compile_decls
+from swdsl.lang.compiler import compile_copies, compile_decls
 from swdsl.lang.parser import parse_source
 from swdsl.packs.maps import load_map
 from swdsl.packs.yamlnodes import Reader
@@ -340,6 +340,7 @@ def load_packs(refs: list[str]) -> LoadedPack:
             powers={c.name: c for c in contents if c.kind == "power"},
             markers={c.name: c for c in contents if c.kind in ("marker", "relic", "place")},
             rules=[c for c in contents if c.kind == "rule"],
+            copied=compile_copies(unique, checked, contents),
             setups=setups,
             market=next((m.market for m in manifests if m.market), Market()),
             die=next((m.die for m in manifests if m.die), (0, 0, 0, 1, 2, 3)),

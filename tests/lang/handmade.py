@@ -15,7 +15,7 @@ def empty_game(rs):
             pieces.to_tray(g, g.occupant[r], g.tokens[r])
             g.occupant[r].regions.discard(r)
             g.occupant[r], g.tokens[r] = None, 0
-        g.markers[r].clear()
+        pieces.remove_markers(g, r, lambda name, owner: False)  # back to their pools
     return g
 
 

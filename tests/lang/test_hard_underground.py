@@ -198,8 +198,6 @@ def test_bag_goes_back_to_its_owner_when_taken_and_leaves_on_decline(rs):
     assert where(g, "bag_of_wonders") == [] and g.pools["bag_of_wonders"] == 1
 
 
-@pytest.mark.xfail(strict=True, reason="a copied relic ability still names the original relic: "
-                   "`move trolls_socks` moves/creates a real Troll's Socks, the Bag stays put")
 def test_bag_copying_the_socks_moves_the_bag_not_the_socks(rs):
     """R54 "It sits where it was last used"; §4 "each a unique marker"."""
     g = empty_game(rs)
@@ -212,8 +210,6 @@ def test_bag_copying_the_socks_moves_the_bag_not_the_socks(rs):
     assert where(g, "trolls_socks") == [14] and where(g, "bag_of_wonders") == [5]
 
 
-@pytest.mark.xfail(strict=True, reason="the copied Scepter doubles only regions holding a real "
-                   "misers_scepter, and its `move misers_scepter` creates a second Scepter")
 def test_bag_copying_the_scepter_doubles_the_bags_region_once(rs):
     """§5.3 "double the coins earned from that region"; R54 "The Bag acts as a second copy"."""
     g = empty_game(rs)
@@ -226,8 +222,6 @@ def test_bag_copying_the_scepter_doubles_the_bags_region_once(rs):
     assert scored(g, 0) == 1 + 1 + 2
 
 
-@pytest.mark.xfail(strict=True, reason="magic.sw: an abandoned Bag stays on the map and whoever "
-                   "takes its region uses it (`returns` covers conquest only)")
 def test_an_abandoned_bag_goes_back_to_its_owner(rs):
     """§3.8 "If its region is conquered or abandoned, the owner takes the Bag back into hand"."""
     g, mag, foe = bag_in_region_1(rs)
@@ -308,8 +302,6 @@ def test_vengeful_marks_attackers_of_any_own_race_discounts_and_takes_back(rs):
     assert g.players[1].markers == [] and g.pools["vengeance"] == 4
 
 
-@pytest.mark.xfail(strict=True, reason="vengeful.sw gives the Vengeful player a token when its "
-                   "active race conquers its own declined region (no `owner of attacker != owner`)")
 def test_vengeful_player_taking_its_own_declined_region_gets_no_token(rs):
     """§3.21 "Give a Vengeance token to every player who attacks any of your races"."""
     g = empty_game(rs)

@@ -101,8 +101,6 @@ def test_tauren_conquests_cost_at_least_two(rs):
     assert conquest_cost(g, hum, R(g, 3)) == 1 and conquest_cost(g, tau, R(g, 3)) == 2
 
 
-@pytest.mark.xfail(strict=True, reason="a final conquest is offered to, and made by, a single Tauren token: "
-                   "turn.final_attempt / legal.conquest_actions ignore region.minimum")
 def test_tauren_make_no_final_conquest_with_a_single_token(rs):
     """warcraft.md §1.13: "Tauren can never occupy or conquer a region with fewer than 2 tokens";
     R22: "Nothing ... lets Tauren take a region with fewer than 2 tokens"."""
@@ -241,8 +239,6 @@ def test_a_beast_is_the_loss_when_a_beastmaster_region_falls(rs):
     assert g.tray["Humans"] == tray  # no race token discarded
 
 
-@pytest.mark.xfail(strict=True, reason="turn.decline sends only the discarded tokens back (Beasts first): "
-                   "Beasts still on the map stay in RaceInst.troops; beastmasters.sw dismisses only on turn.start")
 def test_beasts_leave_first_when_the_beastmasters_decline(rs):
     """R29: "On decline all Beasts leave first, and a region left with only Beasts becomes empty.\""""
     g = empty_game(rs)
@@ -284,8 +280,6 @@ def test_the_aegis_closes_its_region_until_the_opponent_pays_two_for_the_turn(rs
     assert is_immune(g, aegis, gob) and g.players[1].markers == [] and g.pools["aegis_toll"] == 6
 
 
-@pytest.mark.xfail(strict=True, reason="aegis.sw: `modify region.immune set true when not (owner of attacker) "
-                   "has aegis_toll` lacks `target has aegis_of_aggramar`, so every region of the holder is immune")
 def test_the_aegis_protects_its_own_region_only(rs):
     """warcraft.md §4.3: "the owner places the Aegis in a region they control. That region is
     immune ..." (not the owner's other regions)."""
@@ -349,9 +343,6 @@ def test_the_battleground_pays_a_second_coin_for_a_race_defeated_twice(rs):
     assert faction_coins(g, hum, 1, 5, 8) == 2 + 1
 
 
-@pytest.mark.xfail(strict=True, reason="a declined race whose last region is taken leaves g.races "
-                   "(turn.lose_region -> pieces.remove_race), and `races` (lang/runtime.py NAMED) lists only "
-                   "races on the table, so faction_bonus.sw and battleground.sw no longer count it")
 def test_a_declined_race_wiped_out_still_pays_the_faction_bonus_and_the_battleground(rs):
     """core-rules §9 (faction_bonus.sw): "+1 coin for each race of the opposing faction ... from
     which you conquered at least one region this turn"; warcraft.md §5.1: "up to twice"."""
@@ -398,8 +389,6 @@ def test_the_well_moves_to_the_lake_when_revealed(rs):
     assert g.players[0].coins == coins + 2 + 2
 
 
-@pytest.mark.xfail(strict=True, reason="`place well_of_eternity in ...` (lang/compiler.py, effect `place`) gives "
-                   "the Well the finder as owner, so turn.decline / pieces.remove_race take it off the map")
 def test_the_well_stays_when_the_race_that_found_it_declines(rs):
     """warcraft.md §3: "Legendary Places never move. The one exception: the Well of Eternity is
     moved to a Lake/Sea region when revealed.\""""
