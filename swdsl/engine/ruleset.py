@@ -63,6 +63,7 @@ class Ruleset:
     rule_mods: dict[str, tuple[Modifier, ...]] = attrs.field(factory=dict)
     rule_triggers: dict[str, tuple[Trigger, ...]] = attrs.field(factory=dict)
     rule_abilities: tuple[Ability, ...] = ()  # offered to every acting race
+    multiplies: bool = False  # some modifier is a `times`: folds order them last
     lasting_abilities: bool = False  # some ability works in decline: the player's other races offer theirs
     modified_stats: frozenset[str] = frozenset()  # stats any content modifies
     wide_events: frozenset[str] = frozenset()  # events some trigger hears for the player's other races
@@ -84,6 +85,7 @@ class Ruleset:
         self.rule_abilities = tuple(a for rule in self.rules for a in rule.abilities)
         everything = [*self.races.values(), *self.powers.values(), *self.markers.values(), *self.rules]
         self.modified_stats = frozenset(st for c in everything for st in c.modifiers)
+        self.multiplies = any(m.op == "times" for c in everything for ms in c.modifiers.values() for m in ms)
         self.lasting_abilities = any(a.scope != "active" for c in everything for a in c.abilities)
         self.wide_events = frozenset(t.event for c in everything for ts in c.triggers.values() for t in ts
                                      if t.audience != "me")

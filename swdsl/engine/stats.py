@@ -94,7 +94,7 @@ def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, A
     if mods:
         ctx = Ctx(game, inst, b)
         shield = stat in _FAVOURS and shielded(game, inst, b.get("target"))
-        for m in sorted(mods, key=_times_last) if any(m.op == "times" for m in mods) else mods:
+        for m in sorted(mods, key=_times_last) if game.ruleset.multiplies else mods:
             if m.when is not None and not m.when(ctx):
                 continue
             before = value

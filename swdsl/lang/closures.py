@@ -211,6 +211,13 @@ def _looks_like(subject, names: frozenset[str], region: bool):
     terrain value matches if it is among them."""
     if not region:
         return lambda ctx: subject(ctx) in names
+    if len(names) == 1:  # no equivalents: one name, a terrain or a symbol
+        (name,) = names
+
+        def one(ctx):
+            reg = ctx.game.board.regions[subject(ctx)]
+            return reg.terrain == name or name in reg.symbols
+        return one
 
     def test(ctx):
         reg = ctx.game.board.regions[subject(ctx)]
