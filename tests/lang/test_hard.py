@@ -17,7 +17,6 @@ from swdsl.engine.invariants import violations
 from swdsl.engine.legal import Action, ability_actions, apply, can_target, held_abilities, legal_actions, use_ability
 from swdsl.engine.setup import new_game
 from swdsl.engine.stats import conquest_cost, fold, is_immune
-from swdsl.packs.loader import load_packs
 
 from handmade import R, empty_game, put
 
@@ -70,19 +69,10 @@ ITEMS = {
 }
 
 
-@pytest.fixture(scope="module")
-def loaded():
-    return load_packs([str(HARD)])
 
 
-@pytest.fixture(scope="module")
-def rs(loaded):
-    assert loaded.ruleset is not None
-    return loaded.ruleset
-
-
-def test_pack_has_no_error(loaded):
-    errors = [str(d) for d in loaded.diagnostics if d.is_error]
+def test_pack_has_no_error(hard_loaded):
+    errors = [str(d) for d in hard_loaded.diagnostics if d.is_error]
     assert errors == []
 
 

@@ -3,7 +3,6 @@ its rule. Map ids are tiny.yaml's: 7 the only crystal, 3 and 11 the rivers, 2 an
 
 from __future__ import annotations
 
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -11,18 +10,10 @@ import pytest
 from swdsl.engine import pieces, turn
 from swdsl.engine.legal import DECLINE, Action, ability_actions, apply, can_target, legal_actions, use_ability
 from swdsl.engine.stats import conquest_cost, explain
-from swdsl.packs.loader import load_packs
 
 from handmade import R, empty_game, put
 
-HARD = Path(__file__).parent / "hard"
 
-
-@pytest.fixture(scope="module")
-def rs():
-    loaded = load_packs([str(HARD)])
-    assert loaded.ruleset is not None
-    return loaded.ruleset
 
 
 def mid(g, r) -> int:

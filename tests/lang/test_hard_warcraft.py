@@ -4,7 +4,6 @@ functions. Rule texts: /work/shared/rules/warcraft.md and rulings.md."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -12,18 +11,10 @@ import pytest
 from swdsl.engine import events, pieces, turn
 from swdsl.engine.legal import Action, ability_actions, apply, legal_actions, use_ability
 from swdsl.engine.stats import conquest_cost, is_immune
-from swdsl.packs.loader import load_packs
 
 from handmade import R, empty_game, put
 
-HARD = Path(__file__).parent / "hard"
 
-
-@pytest.fixture(scope="module")
-def rs():
-    loaded = load_packs([str(HARD)])
-    assert loaded.ruleset is not None
-    return loaded.ruleset
 
 
 def conquering(g, inst):
