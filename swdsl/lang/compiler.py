@@ -242,7 +242,11 @@ class Compiler(ExprCompiler):
             return lambda ctx: pieces.copy_marker(ctx.game, kind, where(ctx), word) if where(ctx) is not None else None
         if k == "tag":
             who = args[0]
-            return lambda ctx: who(ctx).turn_tags.add(word) if who(ctx) is not None else None
+            def tag(ctx):
+                race = who(ctx)
+                if race is not None:
+                    race.turn_tags.add(word)
+            return tag
         if k == "as":
             who, then = args[0], self.block(e.then)
 

@@ -53,8 +53,8 @@ ATTR = {
     ("group", "region"): lambda ctx, r: _group(ctx.game, r),
     ("power", "race"): lambda ctx, i: i.power.name if i is not None and i.power is not None else None,
     ("cost", "region"): lambda ctx, r: conquest_cost(ctx.game, ctx.me, r) if r is not None else 0,
-    ("defeats", "race"): lambda ctx, i: sum(1 for c in ctx.game.log if c.attacker == ctx.me.id
-                                            and i is not None and c.defender == i.id),
+    ("defeats", "race"): lambda ctx, i: 0 if i is None or ctx.me is None else
+    sum(1 for c in ctx.game.log if c.attacker == ctx.me.id and c.defender == i.id),
 }
 
 
