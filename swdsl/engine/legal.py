@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from swdsl.engine import events, pieces, turn
 from swdsl.engine.state import Game, RaceInst
-from swdsl.engine.stats import Ctx, conquest_cost, fold, is_immune, modified, region_minimum, shielded
+from swdsl.engine.stats import Ctx, conquest_cost, fold, is_immune, modified, region_minimum
 
 
 class Action(NamedTuple):
@@ -111,14 +111,6 @@ def ability_users(game: Game, inst: RaceInst) -> list[tuple[RaceInst, str]]:
     return users
 
 
-def _unshielded(ctx: Ctx, options):
-    """Ability choices without the regions shielded from the race (region.shielded)."""
-    if "region.shielded" not in ctx.game.ruleset.modified_stats:
-        return options
-    return [v for v in options if not (isinstance(v, int) and not isinstance(v, bool)
-                                       and shielded(ctx.game, ctx.me, v))]
-
-
 def _choices(ctx: Ctx, choose, i: int = 0, want: tuple | None = None) -> list[tuple]:
     """Every combination of an ability's choices (or only `want`, if it is
     one); a later choice may depend on the earlier ones, which are bound while
@@ -130,7 +122,6 @@ def _choices(ctx: Ctx, choose, i: int = 0, want: tuple | None = None) -> list[tu
         options = fn(ctx)
     else:
         options = [want[i]] if i < len(want) and is_option(ctx, want[i]) else []
-    options = _unshielded(ctx, options)
     out = []
     for v in options:
         ctx.b[name] = v

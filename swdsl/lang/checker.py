@@ -201,6 +201,7 @@ class Checker(Typer):
                     self.error(d.path, step.selection.span, "SW156",
                                f"choose from regions, players or powers, not {described(t)}")
                     t = "regions"
+                self.out.resolved[id(step)] = (t,)
                 env = env.bind(step.name, ELEMENT.get(t, "region"))
             else:
                 self.effects(env, (step,))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from swdsl.engine import pieces, turn
 from swdsl.engine.content import Ability, Content, Modifier, Trigger
-from swdsl.engine.stats import Ctx, conquest_cost, region_minimum
+from swdsl.engine.stats import Ctx, conquest_cost, region_minimum, shielded
 from swdsl.lang import ast
 from swdsl.lang.checker import Checked
 from swdsl.lang.closures import ExprCompiler
@@ -73,7 +73,10 @@ class Compiler(ExprCompiler):
         effects = []
         for step in a.steps:
             if isinstance(step, ast.Choose):
-                chooses.append((step.name, self.options(step.selection), self.is_option(step.selection)))
+                options, is_option = self.options(step.selection), self.is_option(step.selection)
+                if self.res.get(id(step), ("regions",))[0] == "regions":
+                    options, is_option = _unshielded(options, is_option)
+                chooses.append((step.name, options, is_option))
             else:
                 effects.append(step)
         limit = a.limit
@@ -336,6 +339,20 @@ class Compiler(ExprCompiler):
             n = using(ctx) if using else conquest_cost(g, me, r)
             turn.conquer(g, me, r, max(1, n), from_tray=from_tray, destroy=destroy)
         return conquer
+
+def _unshielded(options, is_option):
+    """A region choice leaves out the regions shielded from the race (region.shielded)."""
+    def unshielded_options(ctx):
+        found = options(ctx)
+        if "region.shielded" not in ctx.game.ruleset.modified_stats:
+            return found
+        return [r for r in found if not shielded(ctx.game, ctx.me, r)]
+
+    def unshielded_option(ctx, r):
+        return is_option(ctx, r) and not ("region.shielded" in ctx.game.ruleset.modified_stats
+                                          and shielded(ctx.game, ctx.me, r))
+    return unshielded_options, unshielded_option
+
 
 def _with_pieces_left(when, effects, rename):
     """An ability whose effect places a marker is offered only while that

@@ -382,3 +382,16 @@ def test_great_brass_pipes_join_the_holders_same_terrain_regions(rs):
     lay(g, "great_brass_pipes", 2)
     active = put(g, "Ghouls", 0, {14: 1}, hand=5)
     assert not can_target(g, active, R(g, 13))  # held by the player's declined race: no Pipes
+
+
+def test_the_gnome_shield_hides_regions_not_players_from_abilities(rs):
+    """underground.md §2.6: the shield is about Gnome *regions*; an ability choosing a player
+    (Diplomat's peace) still offers the Gnomes' player, even when a shielded region has the same
+    number as that seat."""
+    g = empty_game(rs)
+    seat_one_region = g.board.regions[1].id  # region index 1, like seat 1
+    gnomes = put(g, "Underground Gnomes", 1, {seat_one_region: 2})
+    dip = put(g, "Goblins", 0, {12: 2}, power="Diplomat")
+    assert g.occupant[1] is gnomes
+    offered = {a.b for a in ability_actions(g, dip, "redeploy") if a.a == "Diplomat/peace"}
+    assert offered == {(1,)}
