@@ -18,7 +18,9 @@ import yaml
 from swdsl.diagnostics import Diagnostic, Span
 from swdsl.engine import pieces, turn
 from swdsl.engine.invariants import violations
-from swdsl.engine.legal import Action, IllegalAction, apply, explain_illegal, legal_actions
+from swdsl.engine.legal import (
+    Action, IllegalAction, ability_users, apply, explain_illegal, held_abilities, legal_actions,
+)
 from swdsl.engine.ruleset import Ruleset
 from swdsl.engine.setup import new_game
 from swdsl.engine.state import Game, RaceInst
@@ -339,23 +341,34 @@ def parse_action(game: Game, text: str, line: int) -> Action:
     if kind in ("conquer", "final", "abandon", "place", "gather") and len(args) == 1:
         return Action(kind, _region(game, args[0], line))
     if kind == "ability" and args:
-        inst = game.acting
-        matches = [a for a in (inst.abilities if inst else ()) if a.name == args[0] or a.key == args[0]]
+        offered = _offered_abilities(game)
+        matches = [key for key, ab in offered if args[0] in (ab.name, ab.key, key)]
         if not matches:
-            have = ", ".join(a.name for a in inst.abilities) if inst else "none"
-            raise ScenarioError(line, f"the acting race has no ability '{args[0]}' (it has: {have or 'none'})")
+            have = ", ".join(sorted({ab.name for _, ab in offered}))
+            raise ScenarioError(line, f"no ability '{args[0]}' can be offered now (abilities here: {have or 'none'})")
         choices = tuple(int(x[1:]) - 1 if x[:1] == "p" and x[1:].isdigit() else _region(game, x, line)
                         for x in args[1:])
-        return Action("ability", matches[0].key, choices)
+        return Action("ability", matches[0], choices)
     raise ScenarioError(line, f"cannot read action '{text}' (forms: pick N, conquer R, final R, abandon R, "
                               "place R, gather R, ability NAME [R…], end, decline, pass)")
+
+
+def _offered_abilities(game: Game) -> list:
+    """(action key, ability) of every ability the engine could offer the acting
+    race now: its own, its relics' and places', the edition rules', and its
+    player's other races' (keys `…@race id`)."""
+    inst = game.acting
+    if inst is None:
+        return []
+    return [(ab.key + suffix, ab) for user, suffix in ability_users(game, inst)
+            for ab in held_abilities(game, user)]
 
 
 def _action_text(game: Game, a: Action) -> str:
     if a.kind == "pick":
         return f"pick {a.a + 1}"
     if a.kind == "ability":
-        name = a.a.split("/", 1)[1]
+        name = a.a.split("@", 1)[0].split("/", 1)[1]
         return " ".join(["ability", name] + [game.board.regions[c].id for c in a.b])
     if isinstance(a.a, int):
         return f"{a.kind} {game.board.regions[a.a].id}"
@@ -438,8 +451,8 @@ def check(path: Path, name: str, game: Game, exp: dict, line: int) -> list[Failu
         None if the text names no possible action (an unknown region…)."""
         words = text.split()
         if words[:1] == ["ability"] and len(words) > 1 and not any(
-                words[1] in (a.name, a.key) for a in (game.acting.abilities if game.acting else ())):
-            return False  # an ability the acting race does not have
+                words[1] in (ab.name, ab.key, key) for key, ab in _offered_abilities(game)):
+            return False  # an ability nothing offers here
         try:
             return parse_action(game, text, line) in legal
         except ScenarioError as err:

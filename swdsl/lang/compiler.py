@@ -107,10 +107,14 @@ class Compiler(ExprCompiler):
             def in_base(ctx, v):
                 return v in base(ctx)
 
+        name = sel.name
+
         def is_option(ctx, v):
             if not in_base(ctx, v):
                 return False
             saved, ctx.it = ctx.it, v
+            if name is not None:
+                ctx.b[name] = v
             try:
                 return bool(cond(ctx))
             finally:
