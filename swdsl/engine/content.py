@@ -44,7 +44,7 @@ class Ability:
     action without listing them all); `run` applies the effects with the
     choices bound."""
 
-    key: str  # "Dragon Master/dragon": unique in a ruleset
+    key: str  # "DECLARATION/NAME": unique in a ruleset
     name: str
     source: str
     phase: str
