@@ -9,6 +9,7 @@ expected and the actual value; a conquest cost mismatch is explained.
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import attrs
@@ -259,7 +260,10 @@ def _unline(v):
 
 
 def parse_action(game: Game, text: str, line: int) -> Action:
-    words = text.split()
+    try:
+        words = shlex.split(text)
+    except ValueError as err:
+        raise ScenarioError(line, f"cannot read action '{text}': {err}") from None
     if not words:
         raise ScenarioError(line, "empty action")
     kind, args = words[0], words[1:]
@@ -271,15 +275,30 @@ def parse_action(game: Game, text: str, line: int) -> Action:
         return Action(kind, _region(game, args[0], line))
     if kind == "ability" and args:
         offered = _offered_abilities(game)
-        matches = [key for key, ab in offered if args[0] in (ab.name, ab.key, key)]
+        matches = [(key, ab) for key, ab in offered if args[0] in (ab.name, ab.key, key)]
         if not matches:
             have = ", ".join(sorted({ab.name for _, ab in offered}))
             raise ScenarioError(line, f"no ability '{args[0]}' can be offered now (abilities here: {have or 'none'})")
-        choices = tuple(int(x[1:]) - 1 if x[:1] == "p" and x[1:].isdigit() else _region(game, x, line)
-                        for x in args[1:])
-        return Action("ability", matches[0], choices)
+        key, ab = matches[0]
+        if len(args) - 1 != len(ab.choose):
+            raise ScenarioError(line, f"ability '{args[0]}' chooses {len(ab.choose)} thing(s): "
+                                      + " ".join(c.kind for c in ab.choose) or "nothing")
+        return Action("ability", key, tuple(_choice(game, c.kind, x, line) for c, x in zip(ab.choose, args[1:])))
     raise ScenarioError(line, f"cannot read action '{text}' (forms: pick N, conquer R, final R, abandon R, "
-                              "place R, gather R, ability NAME [R…], end, decline, pass)")
+                              "place R, gather R, ability NAME [R | pN | POWER …], end, decline, pass)")
+
+
+def _choice(game: Game, kind: str, word: str, line: int):
+    """An ability's choice as written: a region id, a player `p2`, or a power name."""
+    if kind == "player":
+        if word[:1] == "p" and word[1:].isdigit() and 1 <= int(word[1:]) <= len(game.players):
+            return int(word[1:]) - 1
+        raise ScenarioError(line, f"'{word}' is not a player (write p1, p2, …)")
+    if kind == "power":
+        if word not in game.ruleset.powers:
+            raise ScenarioError(line, f"unknown power '{word}'")
+        return word
+    return _region(game, word, line)
 
 
 def _offered_abilities(game: Game) -> list:
@@ -295,10 +314,14 @@ def _offered_abilities(game: Game) -> list:
 
 def _action_text(game: Game, a: Action) -> str:
     if a.kind == "pick":
-        return f"pick {a.a + 1}"
+        return f"pick {a.a + 1}"  # type: ignore[operator]
     if a.kind == "ability":
-        name = a.a.split("@", 1)[0].split("/", 1)[1]
-        return " ".join(["ability", name] + [game.board.regions[c].id for c in a.b])
+        key = str(a.a).split("@", 1)[0]
+        ab = next((ab for k, ab in _offered_abilities(game) if k == a.a), None)
+        kinds = [c.kind for c in ab.choose] if ab else ["region"] * len(a.b)  # type: ignore[arg-type]
+        words = [f"p{c + 1}" if k == "player" else shlex.quote(c) if k == "power" else game.board.regions[c].id
+                 for k, c in zip(kinds, a.b)]  # type: ignore[arg-type]
+        return " ".join(["ability", key.split("/", 1)[1]] + words)
     if isinstance(a.a, int):
         return f"{a.kind} {game.board.regions[a.a].id}"
     return a.kind

@@ -133,16 +133,16 @@ def _choices(ctx: Ctx, choose, i: int = 0, want: tuple | None = None) -> list[tu
     its options are listed."""
     if i == len(choose):
         return [()]
-    name, fn, is_option = choose[i]
+    c = choose[i]
     if want is None:
-        options = fn(ctx)
+        options = c.options(ctx)
     else:
-        options = [want[i]] if i < len(want) and is_option(ctx, want[i]) else []
+        options = [want[i]] if i < len(want) and c.is_option(ctx, want[i]) else []
     out = []
     for v in options:
-        ctx.b[name] = v
+        ctx.b[c.name] = v
         out.extend((v,) + rest for rest in _choices(ctx, choose, i + 1, want))
-    ctx.b.pop(name, None)
+    ctx.b.pop(c.name, None)
     return out
 
 
@@ -190,7 +190,7 @@ def use_ability(game: Game, inst: RaceInst, key: str, choices: tuple) -> None:
         k = (user.id, ab.key, game.owner_of(choices[0])) if ab.per_owner else (user.id, ab.key)
         uses = _uses(game, ab.per)
         uses[k] = uses.get(k, 0) + 1
-    ab.run(Ctx(game, user, {name: v for (name, _, _), v in zip(ab.choose, choices)}))
+    ab.run(Ctx(game, user, {c.name: v for c, v in zip(ab.choose, choices)}))
 
 
 # ---- the table of action kinds ---------------------------------------------------------

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from swdsl.engine.content import Ability, Content, Modifier, Trigger
+from swdsl.engine.content import Ability, Choice, Content, Modifier, Trigger
 from swdsl.engine.entries import BLOCK, FLAG, Ctx
 from swdsl.engine.stats import shielded
 from swdsl.engine.vocabulary import EFFECTS
 from swdsl.lang import ast
 from swdsl.lang.checker import Checked
 from swdsl.lang.closures import ExprCompiler, const
+from swdsl.lang.typer import ELEMENT
 
 Run = Callable[[Ctx], Any]
 
@@ -76,9 +77,10 @@ class Compiler(ExprCompiler):
         for step in a.steps:
             if isinstance(step, ast.Choose):
                 options, is_option = self.options(step.selection), self.is_option(step.selection)
-                if self.res.get(id(step), ("regions",))[0] == "regions":
+                kind = self.res.get(id(step), ("regions",))[0]
+                if kind == "regions":
                     options, is_option = _unshielded(options, is_option)
-                chooses.append((step.name, options, is_option))
+                chooses.append(Choice(step.name, ELEMENT.get(kind, "region"), options, is_option))
             else:
                 effects.append(step)
         limit = a.limit
