@@ -48,6 +48,7 @@ def snapshot(game: Game) -> dict[str, Any]:
                  [list(attrs.astuple(c)) for c in t.log],
                  sorted(_race(i) for i in t.gone.values()), sorted(map(list, t.uses.items()), key=str), t.die,
                  t.conquered, t.abandoned, t.picked, t.declined, sorted(t.gathered), sorted(t.placed),
+                 sorted(t.readied.items()),
                  t.returning, t.depth],
     }
 

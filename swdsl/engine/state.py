@@ -147,6 +147,7 @@ class TurnState:
     declined: bool = False  # a race went into decline this turn
     gathered: set[int] = attrs.field(factory=set)
     placed: set[int] = attrs.field(factory=set)
+    readied: dict[int, int] = attrs.field(factory=dict)  # tokens the active race took into hand, per region
     returning: list[tuple[str, int]] = attrs.field(factory=list)  # markers going back to their owners
     depth: int = 0  # triggers running inside triggers
 
@@ -236,7 +237,7 @@ class Game:
                           list(p.markers)) for p in self.players]
         turn = TurnState(t.phase, t.actor, same(t.acting), [(s, same(i)) for s, i in t.queue], list(t.log), gone,
                          dict(t.uses), t.die, t.conquered, t.abandoned, t.picked, t.declined, set(t.gathered),
-                         set(t.placed), list(t.returning), t.depth)
+                         set(t.placed), dict(t.readied), list(t.returning), t.depth)
         return Game(self.ruleset, self.setup, self.board, self.seed, rng, players, self.market.copy(), self.bank,
                     dict(self.tray), dict(self.pools), {k: list(v) for k, v in self.hidden.items()},
                     [same(i) for i in self.occupant], list(self.tokens), [list(m) for m in self.markers], races,

@@ -107,6 +107,8 @@ def final_attempt(game: Game, inst: RaceInst, region: int, cost: int) -> None:
 def decline(game: Game, inst: RaceInst) -> None:
     """core-rules §11; the number kept per region, the exemption from the one
     declined slot and the power kept in decline all come from the rules."""
+    if game.turn.phase == "conquer" and inst is game.turn.acting:
+        unready_troops(game, inst)
     fire(game, "decline", inst)
     p = game.players[inst.player]  # type: ignore[index]
     keeps = {r: max(0, min(game.tokens[r], value(game, "decline.keep", inst, target=r)))
@@ -148,14 +150,27 @@ def decline(game: Game, inst: RaceInst) -> None:
 
 
 def ready_troops(game: Game, inst: RaceInst) -> None:
-    """core-rules §10: all but the minimum of each region into hand, set-aside tokens too."""
-    for r in inst.regions:
+    """core-rules §10: all but the minimum of each region into hand, set-aside
+    tokens too (remembered: a race that declines instead puts them back)."""
+    readied = game.turn.readied
+    for r in sorted(inst.regions):
         extra = game.tokens[r] - region_minimum(game, inst, r)
         if extra > 0:
             game.tokens[r] -= extra
             inst.hand += extra
+            readied[r] = extra
     inst.hand += inst.reserve
     inst.reserve = 0
+
+
+def unready_troops(game: Game, inst: RaceInst) -> None:
+    """Going into decline is instead of expanding (core-rules §2): the tokens
+    readied this turn go back to the regions they came from."""
+    for r, n in game.turn.readied.items():
+        if r in inst.regions and inst.hand >= n:
+            game.tokens[r] += n
+            inst.hand -= n
+    game.turn.readied.clear()
 
 
 def begin_turn(game: Game) -> None:
