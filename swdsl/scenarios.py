@@ -402,9 +402,10 @@ def check(path: Path, name: str, game: Game, exp: dict, line: int) -> list[Failu
         """Compare actions, not texts (`ability peace p2` names a player, not region 2);
         None if the text names no possible action (an unknown region…)."""
         words = text.split()
-        if words[:1] == ["ability"] and len(words) == 2:  # any use of that ability
+        if words[:1] == ["ability"] and len(words) > 1:
             names = {k for k, ab in _offered_abilities(game) if words[1] in (ab.name, ab.key, k)}
-            return any(a.kind == "ability" and a.a in names for a in legal)
+            if len(words) == 2 or not names:  # any use of that ability (none if nothing offers it)
+                return any(a.kind == "ability" and a.a in names for a in legal)
         try:
             return parse_action(game, text, line) in legal
         except ScenarioError as err:
