@@ -235,7 +235,11 @@ def info(packs: tuple[str, ...], fmt: str) -> None:
                      "doc": m.doc} for m in rs.markers.values()],
         "rules": [{"name": r.name, "doc": r.doc} for r in rs.rules],
         "maps": [{"name": s.board.name, "players": n, "regions": len(s.board), "borders": s.board.border_count,
-                  "rounds": s.rounds} for n, s in sorted(rs.setups.items())],
+                  "rounds": s.rounds} for n, s in sorted(rs.setups.items()) if s.board is not None],
+        "boards": [{"players": n, "boards": ", ".join(f"{count} {size}" for size, count in s.layout.sizes),
+                    "rounds": s.rounds} for n, s in sorted(rs.setups.items()) if s.layout is not None],
+        "faces": [{"name": face.name, "size": size, "regions": len(face), "borders": face.border_count}
+                  for size, face in _board_faces(rs)],
     }
     if fmt == "json":
         click.echo(json.dumps(data, indent=2))
@@ -251,13 +255,28 @@ def info(packs: tuple[str, ...], fmt: str) -> None:
         ("Markers", data["markers"], ("name", "kind", "defense", "limit")),
         ("Rules", data["rules"], ("name", "doc")),
         ("Maps", data["maps"], ("players", "name", "regions", "borders", "rounds")),
+        ("Modular boards", data["boards"], ("players", "boards", "rounds")),
+        ("Board faces", data["faces"], ("size", "name", "regions", "borders")),
     ):
+        if not rows and title in ("Maps", "Modular boards", "Board faces"):
+            continue
         table = Table(title=f"{title} ({len(rows)})")
         for c in cols:
             table.add_column(c)
         for row in rows:
             table.add_row(*[str(row[c]) if row[c] is not None else "—" for c in cols])
         console.print(table)
+
+
+def _board_faces(rs) -> list:
+    """(size, face) of the modular boards of the ruleset's setups, each face once."""
+    seen, out = set(), []
+    for setup in rs.setups.values():
+        for size, face in setup.layout.faces if setup.layout else ():
+            if face.name not in seen:
+                seen.add(face.name)
+                out.append((size, face))
+    return out
 
 
 # ---- simulate -----------------------------------------------------------------

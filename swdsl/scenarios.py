@@ -98,7 +98,7 @@ class _ScriptedDice(random.Random):
         return super().choice(seq)
 
 
-GIVEN_KEYS = {"players", "map", "empty_board", "coins", "current", "round", "races", "markers", "dice", "market",
+GIVEN_KEYS = {"players", "map", "boards", "empty_board", "coins", "current", "round", "races", "markers", "dice", "market",
               "market_coins", "phase"}
 EXPECT_KEYS = {"coins", "regions", "hand", "races", "cost", "legal", "illegal", "phase", "round", "current",
                "tray", "winner", "market", "market_coins", "stack_bottom"}
@@ -196,6 +196,9 @@ def build(path: Path, given: dict, ruleset: Ruleset, line: int) -> Game:
             raise ScenarioError(_lines(given, "map", line), "inline map: " + "; ".join(d.message for d in diags))
         setup = attrs.evolve(setup, board=board,
                              placements=() if given.get("empty_board", True) else setup.placements)
+    elif "boards" in given:
+        setup = attrs.evolve(setup, board=_islands(setup, given["boards"], _lines(given, "boards", line)),
+                             layout=None, placements=() if given.get("empty_board") else setup.placements)
     elif given.get("empty_board"):
         setup = attrs.evolve(setup, placements=())
     rs = attrs.evolve(ruleset, setups={**ruleset.setups, players: setup})
@@ -237,6 +240,19 @@ def build(path: Path, given: dict, ruleset: Ruleset, line: int) -> Game:
     if bad:
         raise ScenarioError(line, f"the given state breaks an invariant: {bad[0]}")
     return game
+
+
+def _islands(setup, names, line: int):
+    """The board made of the named faces of the pack's modular boards, islands 1, 2, … in that order."""
+    if setup.layout is None:
+        raise ScenarioError(line, "`boards` names faces of modular boards, and this setup has a fixed map")
+    faces = {face.name: face for _, face in setup.layout.faces}
+    if not isinstance(names, list) or not names:
+        raise ScenarioError(line, f"`boards` is a list of board faces ({', '.join(sorted(faces))})")
+    unknown = [str(n) for n in names if str(n) not in faces]
+    if unknown:
+        raise ScenarioError(line, f"no board face '{unknown[0]}' (faces: {', '.join(sorted(faces))})")
+    return setup.layout.compose(tuple(faces[str(n)] for n in names))
 
 
 def _unline(v):

@@ -30,6 +30,18 @@ class Board:
             adj[b].add(a)
         return cls(name, tuple(regions), tuple(frozenset(s) for s in adj), {r.id: i for i, r in enumerate(regions)})
 
+    @classmethod
+    def compose(cls, faces: tuple["Board", ...]) -> "Board":
+        """One board of several islands: each face keeps its regions and borders
+        and becomes area 1, 2, … in the order given (region ids stay the faces' own)."""
+        regions: list[Region] = []
+        borders: list[tuple[int, int]] = []
+        for island, face in enumerate(faces, start=1):
+            offset = len(regions)
+            regions += [attrs.evolve(r, area=island) for r in face.regions]
+            borders += [(offset + a, offset + b) for a, nb in enumerate(face.neighbours) for b in nb if a < b]
+        return cls.build("+".join(f.name for f in faces), regions, borders)
+
     def __len__(self) -> int:
         return len(self.regions)
 

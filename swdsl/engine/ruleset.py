@@ -37,14 +37,51 @@ class Market:
 
 
 @attrs.frozen
+class Layout:
+    """Modular boards (the Warcraft islands): per size, the physical boards,
+    each a tuple of its faces. A game draws `count` different boards of each
+    size in `sizes` and one face of each, with its seed; each face becomes an
+    island (area 1, 2, … in draw order)."""
+
+    sizes: tuple[tuple[str, int], ...]
+    boards: dict[str, tuple[tuple[Board, ...], ...]]
+    composed: dict = attrs.field(factory=dict, eq=False, repr=False)  # faces -> Board (keeps each board's memo)
+
+    def draw(self, rng) -> Board:
+        faces: list[Board] = []
+        for size, count in self.sizes:
+            for board in rng.sample(self.boards[size], count):
+                faces.append(board[rng.randrange(len(board))] if len(board) > 1 else board[0])
+        return self.compose(tuple(faces))
+
+    def compose(self, faces: tuple[Board, ...]) -> Board:
+        board = self.composed.get(faces)
+        if board is None:
+            board = self.composed[faces] = Board.compose(faces)
+        return board
+
+    @property
+    def faces(self) -> list[tuple[str, Board]]:
+        """(size, face) of every face of every board."""
+        return [(size, face) for size, boards in self.boards.items() for board in boards for face in board]
+
+
+@attrs.frozen
 class Setup:
+    """How a game for `players` starts: a fixed `board`, or a `layout` of
+    modular boards drawn at the start of each game."""
+
     players: int
-    board: Board
+    board: Board | None
     rounds: int
     coins: int
     placements: tuple[Placement, ...] = ()
     pools: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
     seats: tuple[tuple[str, ...], ...] = ()  # per seat: the column tags it may pick from (none: any)
+    layout: Layout | None = None
+
+    def new_board(self, rng) -> Board:
+        return self.board if self.layout is None else self.layout.draw(rng)
 
 
 @attrs.define

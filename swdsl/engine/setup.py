@@ -16,9 +16,10 @@ def new_game(ruleset: Ruleset, players: int, seed: int) -> Game:
     powers = sorted(ruleset.powers)
     rng.shuffle(banners)
     rng.shuffle(powers)
-    n = len(setup.board)
+    board = setup.new_board(rng)
+    n = len(board)
     game = Game(
-        ruleset=ruleset, setup=setup, board=setup.board, seed=seed, rng=rng,
+        ruleset=ruleset, setup=setup, board=board, seed=seed, rng=rng,
         players=[Player(seat, coins=setup.coins) for seat in range(players)],
         market=MarketState([[] for _ in ruleset.market.columns or [()]], powers,
                            [[0] * ruleset.market.visible for _ in ruleset.market.columns or [()]]),

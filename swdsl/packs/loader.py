@@ -14,7 +14,7 @@ from pathlib import Path
 import attrs
 
 from swdsl.diagnostics import Diagnostic, PackError, Span, did_you_mean
-from swdsl.engine.ruleset import Market, Placement, Ruleset, Setup
+from swdsl.engine.ruleset import Layout, Market, Placement, Ruleset, Setup
 from swdsl.lang import ast
 from swdsl.lang.checker import PackNames, check, unused_markers
 from swdsl.lang.compiler import compile_copies, compile_decls
@@ -31,8 +31,10 @@ MANIFEST_KEYS = {
     "equivalences": "groups of terrains and symbols that count as each other (mixing editions)", "coins": "coins in the box (the bank)",
     "die": "faces of the reinforcement die", "market": "the combo market", "setup": "setup per player count",
     "placements": "pieces placed at setup", "pools": "hidden marker pools", "rules": "rules files (globs)",
+    "boards": "modular boards: per size, the physical boards, each a list of its faces (map files)",
 }
-SETUP_KEYS = {"map": "map file", "rounds": "number of rounds", "coins": "starting coins per player",
+SETUP_KEYS = {"map": "map file", "boards": "modular boards drawn for each game: how many of each size",
+              "rounds": "number of rounds", "coins": "starting coins per player",
               "seats": "per seat, the market column tags it may pick from"}
 MARKET_KEYS = {"visible": "rows on offer", "payment": "combos (a coin on each combo above) or bank",
                "columns": "banner columns, each a list of the tags its banners carry"}
@@ -62,6 +64,7 @@ class Manifest:
     pools: dict[str, list[tuple[str, object]]] = attrs.field(factory=dict)
     equivalences: list[tuple[list[str], object]] = attrs.field(factory=list)
     rules: list[str] = attrs.field(factory=lambda: ["**/*.sw"])
+    boards: dict[str, list[list[tuple[str, object]]]] = attrs.field(factory=dict)  # size -> boards -> (face path, node)
 
 
 @attrs.define
@@ -195,10 +198,15 @@ def read_manifest(folder: Path, diags: list[Diagnostic], sources: dict[str, str]
             f = rd.mapping(vnode, f"setup {count}")
             rd.unknown_keys(f, SETUP_KEYS, f"setup {count}")
             entry = {"node": knode}
-            if "map" not in f:
-                rd.error(knode, "SW229", f"setup {count} has no map", "add `map: maps/….yaml`")
-            else:
+            if ("map" in f) == ("boards" in f):
+                rd.error(knode, "SW229", f"setup {count} needs a map or modular boards, not "
+                         + ("both" if "map" in f else "neither"),
+                         "add `map: maps/….yaml`, or `boards: {large: 1, small: 1}` with `boards:` in pack.yaml")
+            elif "map" in f:
                 entry["map"] = (rd.text(f["map"][1], "map"), f["map"][1])
+            else:
+                entry["boards"] = ([(size, rd.integer(v, f"boards of size {size}", 1))
+                                    for size, (_, v) in rd.mapping(f["boards"][1], "boards").items()], f["boards"][1])
             entry["rounds"] = rd.integer(f["rounds"][1], "rounds", 1) if "rounds" in f else 10
             entry["coins"] = rd.integer(f["coins"][1], "coins") if "coins" in f else 5
             entry["seats"] = tuple(tuple(_names(rd, n, "seat tag")) for n in rd.sequence(f["seats"][1], "seats")) \
@@ -228,6 +236,10 @@ def read_manifest(folder: Path, diags: list[Diagnostic], sources: dict[str, str]
                          "write a list such as `[forest, mushroom_forest]`")
             else:
                 m.equivalences.append((group, node))
+    if "boards" in top:
+        for size, (_, vnode) in rd.mapping(top["boards"][1], "boards").items():
+            m.boards[size] = [[(rd.text(n, "board face") or "", n) for n in rd.sequence(b, "a board's faces")]
+                              for b in rd.sequence(vnode, f"{size} boards")]
     if "pools" in top:
         for name, (_, vnode) in rd.mapping(top["pools"][1], "pools").items():
             m.pools[name] = [(rd.text(n, "marker") or "", n) for n in rd.sequence(vnode, f"pool {name}")]
@@ -431,33 +443,95 @@ def _setups(manifests: list[Manifest], names: PackNames, diags: list[Diagnostic]
                              did_you_mean(member, names.markers))
             pools[name] = tuple(n for n, _ in members)
     for m in manifests:
+        rd = Reader(str(m.path / "pack.yaml"), diags)
+        load = lambda rel, node: _map_file(m, rel, node, rd, names, diags, sources)  # noqa: E731
+        layout = _boards(m, rd, load)
         for count, entry in m.setup.items():
-            if count in setups or "map" not in entry or not entry["map"][0]:
+            if count in setups or ("map" not in entry and "boards" not in entry):
                 continue
-            rel, node = entry["map"]
-            path = m.path / rel
-            if Path(rel).is_absolute():
-                Reader(str(m.path / "pack.yaml"), diags).error(node, "SW234", f"map path '{rel}' is absolute",
-                                                               "give the path relative to the pack folder")
-                continue
-            if not path.is_file():
-                Reader(str(m.path / "pack.yaml"), diags).error(node, "SW234", f"map file '{rel}' not found",
-                                                               "the path is relative to the pack folder")
-                continue
-            text = _read(path, diags, sources)
-            if text is None:
-                continue
-            board, errs = load_map(text, str(path), names.terrains, names.symbols)
-            diags.extend(errs)
-            if board is not None:
-                seats = entry["seats"]
-                if seats and len(seats) != count:
-                    Reader(str(m.path / "pack.yaml"), diags).error(
-                        entry["node"], "SW237", f"setup {count} lists {len(seats)} seats",
-                        "give one list of tags per player, or leave `seats` out")
-                setups[count] = Setup(count, board, entry["rounds"] or 10, entry["coins"] or 0,
-                                      tuple(placements), dict(pools), seats)
+            board = None
+            if "map" in entry:
+                if not entry["map"][0]:
+                    continue
+                board = load(*entry["map"])
+                if board is None:
+                    continue
+            seats = entry["seats"]
+            if seats and len(seats) != count:
+                rd.error(entry["node"], "SW237", f"setup {count} lists {len(seats)} seats",
+                         "give one list of tags per player, or leave `seats` out")
+            drawn = None
+            if "boards" in entry:
+                drawn = _drawn_boards(rd, layout, *entry["boards"])
+                if drawn is None:
+                    continue
+            setups[count] = Setup(count, board, entry["rounds"] or 10, entry["coins"] or 0,
+                                  tuple(placements), dict(pools), seats, drawn)
     return setups
+
+
+def _map_file(m: Manifest, rel: str, node, rd: Reader, names: PackNames, diags: list[Diagnostic],
+              sources: dict[str, str]):
+    """A map file named in pack.yaml, loaded and checked (None if unusable)."""
+    path = m.path / rel
+    if Path(rel).is_absolute():
+        rd.error(node, "SW234", f"map path '{rel}' is absolute", "give the path relative to the pack folder")
+        return None
+    if not path.is_file():
+        rd.error(node, "SW234", f"map file '{rel}' not found", "the path is relative to the pack folder")
+        return None
+    text = _read(path, diags, sources)
+    if text is None:
+        return None
+    board, errs = load_map(text, str(path), names.terrains, names.symbols)
+    diags.extend(errs)
+    return board
+
+
+def _boards(m: Manifest, rd: Reader, load) -> dict[str, tuple[tuple, ...]]:
+    """The pack's modular boards: size -> physical boards -> faces. Faces are
+    islands of one map in play, so their region ids must differ."""
+    out: dict[str, tuple[tuple, ...]] = {}
+    seen: dict[str, str] = {}
+    for size, boards in m.boards.items():
+        physical = []
+        for faces in boards:
+            loaded = []
+            for rel, node in faces:
+                face = load(rel, node) if rel else None
+                if face is None:
+                    continue
+                for region in face.regions:
+                    if region.id in seen and seen[region.id] != face.name:
+                        rd.error(node, "SW239", f"region '{region.id}' is on two board faces ({seen[region.id]} "
+                                 f"and {face.name})", "faces are islands of one map: give their regions "
+                                 "distinct ids, e.g. prefixed with the face's name")
+                    seen[region.id] = face.name
+                loaded.append(face)
+            if not faces:
+                rd.error(None, "SW239", f"a {size} board has no faces", "list its faces: `- [maps/a.yaml, maps/b.yaml]`")
+            if loaded:
+                physical.append(tuple(loaded))
+        out[size] = tuple(physical)
+    return out
+
+
+def _drawn_boards(rd: Reader, boards: dict, wanted: list, node) -> Layout | None:
+    """A setup's `boards: {size: count}` as a Layout of the pack's boards."""
+    sizes = []
+    for size, count in wanted:
+        if count is None:
+            return None
+        if size not in boards:
+            rd.error(node, "SW240", f"no {size} boards", did_you_mean(size, boards)
+                     or "declare them under `boards:` in pack.yaml")
+            return None
+        if count > len(boards[size]):
+            rd.error(node, "SW240", f"{count} {size} boards wanted, the pack has {len(boards[size])}",
+                     "a game draws different physical boards")
+            return None
+        sizes.append((size, count))
+    return Layout(tuple(sizes), boards)
 
 
 def load_ruleset(refs: list[str]) -> Ruleset:
