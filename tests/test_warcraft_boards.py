@@ -108,7 +108,8 @@ def draws(setup):
     """Every set of faces a game with this setup can draw: `count` different boards of each size,
     one face of each."""
     layout = setup.layout
-    per_size = [[list(itertools.product(*boards)) for boards in itertools.combinations(layout.boards[size], count)]
+    per_size = [[list(itertools.product(*boards))
+                 for boards in itertools.combinations(layout.boards[size], count)]
                 for size, count in layout.sizes]
     for pick in itertools.product(*per_size):
         for faces_of_sizes in itertools.product(*pick):
@@ -122,6 +123,8 @@ def need(faces_drawn) -> dict[str, int]:
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_the_box_holds_enough_mountains_and_murlocs_for_every_draw(warcraft, players):
+    assert warcraft.markers["mountain"].limit == BOX["mountain"]
+    assert warcraft.races["Murlocs"].supply == BOX["murloc"]
     setup = warcraft.setups[players]
     worst = {"mountain": 0, "murloc": 0}
     for drawn in draws(setup):
@@ -137,7 +140,8 @@ def test_the_box_holds_enough_mountains_and_murlocs_for_every_draw(warcraft, pla
 def test_the_setup_table_matches_pack_yaml(warcraft):
     for row in doc_table("players", "boards (W-IT L126-131)"):
         setup = warcraft.setups[int(row["players"])]
-        wanted = Counter({size: int(n) for n, size in re.findall(r"(\d) (large|medium|small)", row["boards (W-IT L126-131)"])})
+        boards = re.findall(r"(\d) (large|medium|small)", row["boards (W-IT L126-131)"])
+        wanted = Counter({size: int(n) for n, size in boards})
         assert Counter(dict(setup.layout.sizes)) == wanted, row["players"]
         assert setup.rounds == int(row["rounds (W-IT L137)"])
         assert setup.coins == 5
