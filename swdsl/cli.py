@@ -383,5 +383,31 @@ def replay(file: str) -> None:
     click.echo(f"{file}: replayed {len(rec['actions'])} actions; final state matches")
 
 
+# ---- reference ----------------------------------------------------------------
+
+
+@main.command()
+@click.argument("file", required=False, type=click.Path(dir_okay=False))
+def reference(file: str | None) -> None:
+    """Print the language reference (generated from the engine's vocabulary), or
+    rewrite it in FILE between its reference markers (docs/language.md)."""
+    from swdsl.lang.reference import render, update
+
+    if file is None:
+        click.echo(render())
+        return
+    try:
+        changed = update(Path(file))
+    except (OSError, UnicodeError) as err:
+        click.echo(f"{file}:1:1: SW310 cannot read or write the file: {getattr(err, 'strerror', None) or err}",
+                   err=True)
+        sys.exit(1)
+    except ValueError as err:
+        click.echo(f"{file}:1:1: SW316 {err}", err=True)
+        click.echo("      hint: put the two marker lines where the reference goes", err=True)
+        sys.exit(1)
+    click.echo(f"{file}: {'updated' if changed else 'up to date'}")
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

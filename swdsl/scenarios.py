@@ -9,25 +9,24 @@ expected and the actual value; a conquest cost mismatch is explained.
 
 from __future__ import annotations
 
-import random
+import shlex
 from pathlib import Path
 
 import attrs
 import yaml
 
 from swdsl.diagnostics import Diagnostic, Span
-from swdsl.engine import pieces, turn
 from swdsl.engine.invariants import violations
 from swdsl.engine.legal import (
     Action, IllegalAction, ability_users, apply, explain_illegal, held_abilities, legal_actions,
 )
 from swdsl.engine.ruleset import Ruleset
-from swdsl.engine.setup import new_game
-from swdsl.engine.state import Game, RaceInst
-from swdsl.engine.stats import explain_cost
+from swdsl.engine.outcome import winner
+from swdsl.engine.position import Position, PositionError
+from swdsl.engine.state import Game
+from swdsl.engine.stats import explain
 from swdsl.packs.maps import load_map
 from swdsl.packs.yamlnodes import Reader
-from swdsl.sim import winner
 
 
 class LDict(dict):
@@ -85,26 +84,14 @@ class ScenarioError(Exception):
         self.line = line
 
 
-class _ScriptedDice(random.Random):
-    """The game's RNG, except that die rolls come from the scenario's list."""
-
-    def __init__(self, seed: int, die: tuple[int, ...], rolls: list[int]):
-        super().__init__(seed)
-        self.die, self.rolls = die, list(rolls)
-
-    def choice(self, seq):
-        if seq is self.die and self.rolls:
-            return self.rolls.pop(0)
-        return super().choice(seq)
-
-
-GIVEN_KEYS = {"players", "map", "boards", "empty_board", "coins", "current", "round", "races", "markers", "dice", "market",
-              "market_coins", "phase"}
+GIVEN_KEYS = {"players", "map", "boards", "empty_board", "coins", "current", "round", "races", "markers", "dice",
+              "draws", "market", "market_coins", "phase"}
 EXPECT_KEYS = {"coins", "regions", "hand", "races", "cost", "legal", "illegal", "phase", "round", "current",
-               "tray", "winner", "market", "market_coins", "stack_bottom"}
+               "tray", "winner", "market", "market_coins", "stack_bottom", "pools", "hidden", "players"}
 
 
-def load_file(path: Path, ruleset: Ruleset) -> tuple[list[Outcome], list[Diagnostic]]:
+def read_file(path: Path) -> tuple[list[tuple[int, dict]], list[Diagnostic]]:
+    """The scenarios of a file, each with its line, and the problems of the file itself."""
     diags: list[Diagnostic] = []
     rd = Reader(str(path), diags)
     try:
@@ -120,15 +107,21 @@ def load_file(path: Path, ruleset: Ruleset) -> tuple[list[Outcome], list[Diagnos
     if not isinstance(doc, dict) or not isinstance(doc.get("scenarios"), list):
         return [], [Diagnostic(str(path), Span(), "SW401", "a scenario file has a `scenarios:` list",
                                "see docs/scenarios.md")]
-    outcomes = []
+    found = []
     for i, sc in enumerate(doc["scenarios"]):
         line = doc["scenarios"].lines[i]
         if not isinstance(sc, dict) or "name" not in sc:
             diags.append(Diagnostic(str(path), Span(line, 1, line, 2), "SW402", "a scenario needs a `name:`",
                                     "each scenario is a mapping with name, rule, given, do, expect"))
             continue
-        outcomes.append(run_scenario(path, sc, line, ruleset))
-    return outcomes, diags
+        found.append((line, sc))
+    return found, diags
+
+
+def load_file(path: Path, ruleset: Ruleset) -> tuple[list[Outcome], list[Diagnostic]]:
+    """Run every scenario of a file."""
+    found, diags = read_file(path)
+    return [run_scenario(path, sc, line, ruleset) for line, sc in found], diags
 
 
 def run_scenario(path: Path, sc: dict, line: int, ruleset: Ruleset) -> Outcome:
@@ -187,55 +180,55 @@ def build(path: Path, given: dict, ruleset: Ruleset, line: int) -> Game:
     if players not in ruleset.setups:
         raise ScenarioError(line, f"the pack has no setup for {players} players")
     setup = ruleset.setups[players]
-    rs = ruleset
+    board, pieces_too = setup.board, not given.get("empty_board")
     if "map" in given:
-        diags: list[Diagnostic] = []
         text = yaml.safe_dump(_unline(given["map"]))
-        board, diags = load_map(text, f"{path} (inline map)", rs.terrains, rs.symbols)
+        board, diags = load_map(text, f"{path} (inline map)", ruleset.terrains, ruleset.symbols)
         if board is None or any(d.is_error for d in diags):
             raise ScenarioError(_lines(given, "map", line), "inline map: " + "; ".join(d.message for d in diags))
-        setup = attrs.evolve(setup, board=board,
-                             placements=() if given.get("empty_board", True) else setup.placements)
+        pieces_too = given.get("empty_board") is False
     elif "boards" in given:
-        setup = attrs.evolve(setup, board=_islands(setup, given["boards"], _lines(given, "boards", line)),
-                             layout=None, placements=() if given.get("empty_board") else setup.placements)
-    elif given.get("empty_board"):
-        setup = attrs.evolve(setup, placements=())
-    rs = attrs.evolve(ruleset, setups={**ruleset.setups, players: setup})
-    game = new_game(rs, players, 0)
-    game.rng = _ScriptedDice(0, rs.die, [int(x) for x in given.get("dice", [])])
-    if "coins" in given:
-        coins = given["coins"]
-        for seat, c in enumerate(coins):
-            game.bank += game.players[seat].coins - int(c)
-            game.players[seat].coins = int(c)
-    if "market" in given:
-        _set_market(game, given["market"], _lines(given, "market", line))
-    if "market_coins" in given:
-        _set_market_coins(game, given["market_coins"], _lines(given, "market_coins", line))
-    for k, spec in enumerate(given.get("races", [])):
-        _place_race(game, spec, given["races"].lines[k] if hasattr(given["races"], "lines") else line)
-    for rid, names in (given.get("markers") or {}).items():
-        r = _region(game, rid, _lines(given, "markers", line))
-        for n in names if isinstance(names, list) else [names]:
-            if n not in rs.markers:
-                raise ScenarioError(_lines(given, "markers", line), f"unknown marker '{n}'")
-            occupant = game.occupant[r]
-            pieces.place_marker(game, n, r, occupant if occupant and occupant.player is not None else None)
-    seat = int(given.get("current", 1)) - 1
-    if not 0 <= seat < players:
-        raise ScenarioError(line, f"current player {seat + 1} does not exist")
-    game.current = game.actor = seat
-    game.round = int(given.get("round", 1))
-    p = game.players[seat]
-    game.queue = [("defend", None), ("score", None), ("after", None), ("next", None)]
-    if p.active is None:
-        game.phase, game.acting = "pick", None
-        game.queue.insert(0, ("main", None))
-        turn.advance(game)
-    else:
-        game.phase, game.acting = given.get("phase", "conquer"), p.active
-    game.actions.clear()
+        board = _islands(setup, given["boards"], _lines(given, "boards", line))
+    at = line
+    try:
+        pos = Position(ruleset, players, board=board, setup_pieces=pieces_too)
+        pos.script("die", [int(x) for x in given.get("dice", [])])
+        at = _lines(given, "draws", line)
+        for pool, names in (given.get("draws") or {}).items():
+            if pool not in ruleset.setups[players].pools:
+                raise ScenarioError(at, f"no hidden pool '{pool}' (pools: {', '.join(ruleset.setups[players].pools)})")
+            pos.script(str(pool), [str(n) for n in (names if isinstance(names, list) else [names])])
+        at = line
+        for seat, c in enumerate(given.get("coins", [])):
+            pos.coins(seat, int(c))
+        if "market" in given:
+            at = _lines(given, "market", line)
+            combos = given["market"]
+            if not all(isinstance(c, list) and len(c) == 2 for c in combos):
+                raise ScenarioError(at, f"market entries are [Race, Power] pairs of this pack, not {combos!r}")
+            pos.market([(str(r), str(p)) for r, p in combos])
+        if "market_coins" in given:
+            at = _lines(given, "market_coins", line)
+            coins = given["market_coins"]
+            if not isinstance(coins, list) or not all(isinstance(c, int) for c in coins):
+                raise ScenarioError(at, f"market_coins is a list of coin counts, not {coins!r}")
+            pos.market_coins(coins)
+        game = pos.game
+        for k, spec in enumerate(given.get("races", [])):
+            at = given["races"].lines[k] if hasattr(given["races"], "lines") else line
+            regions = {_region(game, rid, at): int(n) for rid, n in (spec.get("regions") or {}).items()}
+            pos.race(spec.get("race"), int(spec.get("player", 1)) - 1, spec.get("power"),
+                     declined=bool(spec.get("declined", False)), regions=regions, hand=int(spec.get("hand", 0)),
+                     turns=int(spec.get("turns", 2)), variables=dict(spec.get("vars") or {}))
+        at = _lines(given, "markers", line)
+        for rid, names in (given.get("markers") or {}).items():
+            r = _region(game, rid, at)
+            for n in names if isinstance(names, list) else [names]:
+                pos.marker(r, n)
+        at = line
+        game = pos.start(int(given.get("current", 1)) - 1, int(given.get("round", 1)), given.get("phase", "conquer"))
+    except PositionError as err:
+        raise ScenarioError(at, str(err)) from None
     bad = violations(game)
     if bad:
         raise ScenarioError(line, f"the given state breaks an invariant: {bad[0]}")
@@ -263,90 +256,14 @@ def _unline(v):
     return v
 
 
-def _set_market(game: Game, combos, line: int) -> None:
-    m, rs = game.market, game.ruleset
-    wanted = []
-    for c in combos:
-        if not isinstance(c, list) or len(c) != 2 or c[0] not in rs.races or c[1] not in rs.powers:
-            raise ScenarioError(line, f"market entries are [Race, Power] pairs of this pack, not {c!r}")
-        wanted.append(c)
-    column = m.columns[0]  # a scenario's market is the first column's
-    for race, power in wanted:
-        if race not in column:
-            raise ScenarioError(line, f"race '{race}' is not in the first market column")
-        column.remove(race)
-        (m.powers if power in m.powers else m.discard).remove(power)
-    column[:0] = [c[0] for c in wanted]
-    m.powers[:0] = [c[1] for c in wanted]
-
-
-def _set_market_coins(game: Game, coins, line: int) -> None:
-    """Coins lying on the visible combos, from the top; they come from the bank."""
-    rows = game.market.coins[0]
-    if not isinstance(coins, list) or len(coins) > len(rows) or any(not isinstance(c, int) or c < 0
-                                                                     for c in coins):
-        raise ScenarioError(line, f"market_coins is a list of at most {len(rows)} coin counts, not {coins!r}")
-    for i, c in enumerate(coins):
-        game.bank += rows[i] - c
-        rows[i] = c
-
-
-def _place_race(game: Game, spec: dict, line: int) -> None:
-    rs = game.ruleset
-    name = spec.get("race")
-    if name not in rs.races:
-        raise ScenarioError(line, f"unknown race '{name}'")
-    race = rs.races[name]
-    if race.neutral:
-        inst = game.neutrals.get(name)
-        if inst is None:
-            inst = RaceInst(game.next_id, race, None, None, declined=True)
-            game.next_id += 1
-            game.neutrals[name] = game.races[inst.id] = inst
-    else:
-        seat = int(spec.get("player", 1)) - 1
-        if not 0 <= seat < len(game.players):
-            raise ScenarioError(line, f"player {seat + 1} does not exist")
-        power = spec.get("power")
-        if power is not None and power not in rs.powers:
-            raise ScenarioError(line, f"unknown power '{power}'")
-        column = game.market.columns[rs.column_of(name)]
-        if name not in column:
-            raise ScenarioError(line, f"race '{name}' is already on the table")
-        column.remove(name)
-        if power is not None:
-            (game.market.powers if power in game.market.powers else game.market.discard).remove(power)
-        declined = bool(spec.get("declined", False))
-        inst = RaceInst(game.next_id, race, rs.powers[power] if power else None, seat, declined=declined)
-        game.next_id += 1
-        game.races[inst.id] = inst
-        p = game.players[seat]
-        if declined:
-            p.declined.append(inst)
-        elif p.active is not None:
-            raise ScenarioError(line, f"player {seat + 1} already has an active race")
-        else:
-            p.active = inst
-        inst.turns = int(spec.get("turns", 2))
-        for var, value in (spec.get("vars") or {}).items():
-            inst.vars[var] = value
-    for rid, n in (spec.get("regions") or {}).items():
-        r = _region(game, rid, line)
-        old = game.occupant[r]
-        if old is not None:
-            pieces.to_tray(game, old, game.tokens[r])
-            old.regions.discard(r)
-        got = pieces.take_from_tray(game, inst, int(n))
-        game.occupant[r], game.tokens[r] = inst, got
-        inst.regions.add(r)
-    inst.hand = pieces.take_from_tray(game, inst, int(spec.get("hand", 0)))
-
-
 # ---- actions ------------------------------------------------------------------
 
 
 def parse_action(game: Game, text: str, line: int) -> Action:
-    words = text.split()
+    try:
+        words = shlex.split(text)
+    except ValueError as err:
+        raise ScenarioError(line, f"cannot read action '{text}': {err}") from None
     if not words:
         raise ScenarioError(line, "empty action")
     kind, args = words[0], words[1:]
@@ -358,15 +275,30 @@ def parse_action(game: Game, text: str, line: int) -> Action:
         return Action(kind, _region(game, args[0], line))
     if kind == "ability" and args:
         offered = _offered_abilities(game)
-        matches = [key for key, ab in offered if args[0] in (ab.name, ab.key, key)]
+        matches = [(key, ab) for key, ab in offered if args[0] in (ab.name, ab.key, key)]
         if not matches:
             have = ", ".join(sorted({ab.name for _, ab in offered}))
             raise ScenarioError(line, f"no ability '{args[0]}' can be offered now (abilities here: {have or 'none'})")
-        choices = tuple(int(x[1:]) - 1 if x[:1] == "p" and x[1:].isdigit() else _region(game, x, line)
-                        for x in args[1:])
-        return Action("ability", matches[0], choices)
+        key, ab = matches[0]
+        if len(args) - 1 != len(ab.choose):
+            raise ScenarioError(line, f"ability '{args[0]}' chooses {len(ab.choose)} thing(s): "
+                                      + " ".join(c.kind for c in ab.choose) or "nothing")
+        return Action("ability", key, tuple(_choice(game, c.kind, x, line) for c, x in zip(ab.choose, args[1:])))
     raise ScenarioError(line, f"cannot read action '{text}' (forms: pick N, conquer R, final R, abandon R, "
-                              "place R, gather R, ability NAME [R…], end, decline, pass)")
+                              "place R, gather R, ability NAME [R | pN | POWER …], end, decline, pass)")
+
+
+def _choice(game: Game, kind: str, word: str, line: int):
+    """An ability's choice as written: a region id, a player `p2`, or a power name."""
+    if kind == "player":
+        if word[:1] == "p" and word[1:].isdigit() and 1 <= int(word[1:]) <= len(game.players):
+            return int(word[1:]) - 1
+        raise ScenarioError(line, f"'{word}' is not a player (write p1, p2, …)")
+    if kind == "power":
+        if word not in game.ruleset.powers:
+            raise ScenarioError(line, f"unknown power '{word}'")
+        return word
+    return _region(game, word, line)
 
 
 def _offered_abilities(game: Game) -> list:
@@ -382,10 +314,14 @@ def _offered_abilities(game: Game) -> list:
 
 def _action_text(game: Game, a: Action) -> str:
     if a.kind == "pick":
-        return f"pick {a.a + 1}"
+        return f"pick {a.a + 1}"  # type: ignore[operator]
     if a.kind == "ability":
-        name = a.a.split("@", 1)[0].split("/", 1)[1]
-        return " ".join(["ability", name] + [game.board.regions[c].id for c in a.b])
+        key = str(a.a).split("@", 1)[0]
+        ab = next((ab for k, ab in _offered_abilities(game) if k == a.a), None)
+        kinds = [c.kind for c in ab.choose] if ab else ["region"] * len(a.b)  # type: ignore[arg-type]
+        words = [f"p{c + 1}" if k == "player" else shlex.quote(c) if k == "power" else game.board.regions[c].id
+                 for k, c in zip(kinds, a.b)]  # type: ignore[arg-type]
+        return " ".join(["ability", key.split("/", 1)[1]] + words)
     if isinstance(a.a, int):
         return f"{a.kind} {game.board.regions[a.a].id}"
     return a.kind
@@ -456,7 +392,7 @@ def check(path: Path, name: str, game: Game, exp: dict, line: int) -> list[Failu
         if r is None or game.acting is None:
             fail("cost", f"cannot compute the cost of region '{rid}' now")
             continue
-        why = explain_cost(game, game.acting, r)
+        why = explain(game, "conquest.cost", game.acting, target=r)
         if why.value != int(want):
             fail("cost", f"cost of region {rid}: expected {want}, got {why}")
     legal = legal_actions(game)
@@ -466,9 +402,9 @@ def check(path: Path, name: str, game: Game, exp: dict, line: int) -> list[Failu
         """Compare actions, not texts (`ability peace p2` names a player, not region 2);
         None if the text names no possible action (an unknown region…)."""
         words = text.split()
-        if words[:1] == ["ability"] and len(words) > 1 and not any(
-                words[1] in (ab.name, ab.key, key) for key, ab in _offered_abilities(game)):
-            return False  # an ability nothing offers here
+        if words[:1] == ["ability"] and len(words) == 2:  # any use of that ability
+            names = {k for k, ab in _offered_abilities(game) if words[1] in (ab.name, ab.key, k)}
+            return any(a.kind == "ability" and a.a in names for a in legal)
         try:
             return parse_action(game, text, line) in legal
         except ScenarioError as err:
@@ -494,7 +430,7 @@ def check(path: Path, name: str, game: Game, exp: dict, line: int) -> list[Failu
                 why = str(err)
             if reason.lower() not in why.lower():
                 fail("illegal", f"'{text}' is illegal, but the reason is \"{why}\", not \"{reason}\"")
-    for key, got in (("phase", game.phase), ("round", game.round), ("current", game.current + 1)):
+    for key, got in (("phase", game.turn.phase), ("round", game.round), ("current", game.current + 1)):
         if key in exp and exp[key] != got:
             fail(key, f"{key}: expected {exp[key]!r}, got {got!r}")
     for race, want in (exp.get("tray") or {}).items():
@@ -514,6 +450,23 @@ def check(path: Path, name: str, game: Game, exp: dict, line: int) -> list[Failu
         got = queue[-len(want):] if want else []
         if got != want:
             fail("stack_bottom", f"stack_bottom: expected the banner queue to end with {want}, got {queue}")
+    for name, want in (exp.get("pools") or {}).items():
+        if game.pools.get(name) != want:
+            fail("pools", f"pieces of {name} left in the box: expected {want}, got {game.pools.get(name)}")
+    for name, want in (exp.get("hidden") or {}).items():
+        got = len(game.hidden.get(name, []))
+        if got != want:
+            fail("hidden", f"markers left in the hidden pool {name}: expected {want}, got {got}")
+    for seat, want in (exp.get("players") or {}).items():
+        if not isinstance(seat, int) or not 1 <= seat <= len(game.players):
+            fail("players", f"no player {seat}")
+            continue
+        got = {"markers": sorted(n for n, _ in game.players[seat - 1].markers)}
+        for key, value in (want or {}).items():
+            if key not in got:
+                fail("players", f"player {seat}: unknown field '{key}' (known: {', '.join(got)})")
+            elif got[key] != sorted(value):
+                fail("players", f"player {seat}: expected {key} {sorted(value)!r}, got {got[key]!r}")
     if "winner" in exp:
         if winner(game) + 1 != int(exp["winner"]):
             fail("winner", f"winner: expected player {exp['winner']}, got player {winner(game) + 1}")

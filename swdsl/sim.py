@@ -15,6 +15,7 @@ import attrs
 
 from swdsl.bots import BOTS, play
 from swdsl.engine.invariants import violations
+from swdsl.engine.outcome import winner
 from swdsl.engine.replay import record
 from swdsl.engine.setup import new_game
 from swdsl.packs.loader import load_ruleset
@@ -65,11 +66,6 @@ def run_one(job: Job, index: int) -> GameResult:
         path = Path(job.save_dir) / f"game-{job.seed}-{index:05d}.json"
         path.write_text(json.dumps(record(game, list(job.packs))))
     return GameResult(index, seed, tuple(game.scores()), winner(game), n, tuple(found))
-
-
-def winner(game) -> int:
-    """Most coins; ties broken by most tokens on the map (core-rules §12), then seat order."""
-    return max(range(len(game.players)), key=lambda s: (game.players[s].coins, game.tokens_on_map(s), -s))
 
 
 def _run_chunk(args):

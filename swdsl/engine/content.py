@@ -38,13 +38,24 @@ class Trigger:
 
 
 @attrs.frozen
+class Choice:
+    """One `choose` of an ability: its name, what it picks (region, player,
+    power), its options and a test of one option."""
+
+    name: str
+    kind: str
+    options: Fn  # options(ctx) -> sorted values
+    is_option: Callable[[Any, Any], bool]  # is_option(ctx, value)
+
+
+@attrs.frozen
 class Ability:
     """A player choice contributed to legal_actions: `choose` lists each
     choice's name, its options and a test of one option (to check a single
     action without listing them all); `run` applies the effects with the
     choices bound."""
 
-    key: str  # "Dragon Master/dragon": unique in a ruleset
+    key: str  # "DECLARATION/NAME": unique in a ruleset
     name: str
     source: str
     phase: str
@@ -53,7 +64,7 @@ class Ability:
     per_owner: bool
     when: Fn | None
     scope: str
-    choose: tuple[tuple[str, Fn, Fn], ...]  # (name, options(ctx), is_option(ctx, value))
+    choose: tuple[Choice, ...]
     run: Fn
 
 

@@ -1,25 +1,46 @@
-"""Events: running the triggers that content hangs on the engine's hook points."""
+"""Events: the hook points of the turn, each an entry, and running the triggers
+that content hangs on them."""
 
 from __future__ import annotations
 
+from swdsl.engine.entries import Ctx, Event
+from swdsl.engine.holdings import any_attached, held_content
 from swdsl.engine.state import Game, RaceInst
-from swdsl.engine.stats import Ctx
+
+EVENTS = {e.name: e for e in [
+    Event("turn.start", "a player's turn begins, after their active race readied its troops",
+          audience="the player's races"),
+    Event("combo.picked", "the acting race was just taken from the market, its tokens in hand"),
+    Event("conquest.done", "the acting race took `target` (from `defender`, if anyone held it, who had "
+          "`defenders` tokens there)", {"target": "region", "defender": "race", "defenders": "int"}),
+    Event("region.lost", "this race lost `target` to `attacker`; fires for the defender",
+          {"target": "region", "attacker": "race"}, audience="the defending race"),
+    Event("marker.drawn", "a hidden marker was just drawn into `target` (`draw`); the rules of the markers "
+          "there work at once", {"target": "region"}),
+    Event("conquests.end", "the acting race's conquests are over (by choice or after the final roll)"),
+    Event("redeploy.start", "the acting race begins redeploying; tokens from conquests are in place"),
+    Event("redeploy.end", "the acting race finished redeploying"),
+    Event("decline", "this race is going into decline (fires before it flips)", audience="the declining race"),
+    Event("turn.end", "scoring: after the base 1 coin per region, bonuses are paid here",
+          audience="the player's races"),
+]}
 
 MAX_TRIGGER_DEPTH = 8
 
 
 def fire(game: Game, event: str, inst: RaceInst | None, **bindings) -> None:
     """Run the triggers of `event`: edition rules, then the race and its power,
-    then markers with rules the race holds, then powers bound to its regions;
-    then the `by ours` triggers of the player's other races. A chain deeper
-    than MAX_TRIGGER_DEPTH stops (a pack cannot loop forever)."""
+    then the content it holds (relics, places, bound powers); then the `by ours`
+    triggers of the player's other races. A chain deeper than MAX_TRIGGER_DEPTH
+    stops (a pack cannot loop forever)."""
     triggers = game.ruleset.rule_triggers.get(event, ())
     if inst is not None:
         triggers = triggers + _own_triggers(game, inst, event)
     listeners = _listeners(game, event, inst) if event in game.ruleset.wide_events else ()
-    if not (triggers or listeners) or game.trigger_depth >= MAX_TRIGGER_DEPTH:
+    turn = game.turn
+    if not (triggers or listeners) or turn.depth >= MAX_TRIGGER_DEPTH:
         return
-    game.trigger_depth += 1
+    turn.depth += 1
     try:
         ctx = Ctx(game, inst, bindings)
         for t in triggers:
@@ -32,12 +53,12 @@ def fire(game: Game, event: str, inst: RaceInst | None, **bindings) -> None:
             if t.when is None or t.when(octx):
                 t.run(octx)
     finally:
-        game.trigger_depth -= 1
+        turn.depth -= 1
 
 
 def _own_triggers(game: Game, inst: RaceInst, event: str) -> tuple:
     triggers = inst.triggers.get(event, ())
-    if game.ruleset.hooked_markers or game.bound_powers:
+    if any_attached(game):
         for c in held_content(game, inst):
             triggers = triggers + c.triggers.get(event, ())
     return triggers
@@ -49,28 +70,6 @@ def _listeners(game: Game, event: str, inst: RaceInst | None) -> list:
         return []
     return [(other, t) for other in player_races(game, inst.player) if other is not inst
             for t in _own_triggers(game, other, event) if t.audience == "ours" and other.scope_ok(t.scope)]
-
-
-def held_content(game: Game, inst: RaceInst) -> list:
-    """Relics and places with rules in the race's regions (and the rules they
-    copy), then the powers bound to its regions: each declaration once."""
-    hooked = game.ruleset.hooked_markers
-    if not hooked and not game.bound_powers:
-        return []
-    out, seen = [], set()
-    for r in sorted(inst.regions):
-        held = []
-        for n, _ in game.markers[r]:
-            if n in hooked:
-                held.append(game.ruleset.markers[n])
-                if n in game.copies:
-                    held.append(game.ruleset.copy_of(n, game.copies[n]))
-        held += [game.ruleset.powers[n] for n in game.bound_powers.get(r, ())]
-        for c in held:
-            if id(c) not in seen:
-                seen.add(id(c))
-                out.append(c)
-    return out
 
 
 def player_races(game: Game, seat: int) -> list[RaceInst]:

@@ -53,7 +53,7 @@ def violations(game: Game) -> list[str]:
                    f"{sorted((Counter(list(rs.powers)) - badges).elements())} missing")
     # marker pools
     on_map = Counter(n for marks in game.markers for n, _ in marks)
-    on_map.update(n for n, _ in game.queue_returns)  # on their way back to their owner
+    on_map.update(n for n, _ in game.turn.returning)  # on their way back to their owner
     on_map.update(n for p in game.players for n, _ in p.markers)  # held in front of a player
     for inst in game.races.values():
         on_map.update(inst.troops)  # serving as a race's tokens

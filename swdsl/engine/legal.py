@@ -9,19 +9,25 @@ An action is a small tuple: (kind, a, b). Kinds:
   ability key c     use an ability, with c the tuple of its choices
   end               stop conquering (conquer phase) or finish redeploying
   place r           put a token from hand (or withdrawn tokens) into r
-  gather r          take all but one token of r back into hand (once per region)
+  gather r          take all but the minimum of r back into hand (once per region)
   pass              decline nothing after scoring
-Targets come from the frontier (regions bordering the race) unless a rule makes
-more regions reachable; nothing tries every region by default.
+
+Each kind has one predicate deciding whether an argument is allowed now; both
+`legal_actions` (which tries the arguments worth trying: conquest targets come
+from the frontier unless a rule makes more regions reachable) and `is_legal`
+(which tries one) ask it, so no condition is written twice.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, Callable, Iterable, NamedTuple
 
-from swdsl.engine import events, pieces, turn
+from swdsl.engine import pieces, turn
+from swdsl.engine.entries import Ctx
+from swdsl.engine.events import player_races
+from swdsl.engine.holdings import held_content
 from swdsl.engine.state import Game, RaceInst
-from swdsl.engine.stats import Ctx, conquest_cost, fold, is_immune, modified, region_minimum
+from swdsl.engine.stats import conquest_cost, is_immune, modified, region_minimum, value
 
 
 class Action(NamedTuple):
@@ -39,6 +45,9 @@ DECLINE = Action("decline")
 PASS = Action("pass")
 
 
+# ---- conquests --------------------------------------------------------------------
+
+
 def candidates(game: Game, inst: RaceInst) -> list[int]:
     """Regions worth testing as conquest targets."""
     if not inst.regions or modified(game, "conquest.reachable", inst):
@@ -53,8 +62,7 @@ def candidates(game: Game, inst: RaceInst) -> list[int]:
 
 def conquerable(game: Game, inst: RaceInst, r: int) -> bool:
     """May `inst` conquer `r` wherever it lies (region.conquerable, not immune)?"""
-    if modified(game, "region.conquerable", inst) and not fold(
-            game, "region.conquerable", True, inst, {"target": r}):
+    if not value(game, "region.conquerable", inst, target=r):
         return False
     return not ((game.markers[r] or game.occupant[r] is not None) and is_immune(game, r, inst))
 
@@ -64,41 +72,49 @@ def can_target(game: Game, inst: RaceInst, r: int) -> bool:
     if not conquerable(game, inst, r):
         return False
     if inst.regions:
-        base = bool(game.board.neighbours[r] & inst.regions)
-        if modified(game, "conquest.reachable", inst):
-            return bool(fold(game, "conquest.reachable", base, inst, {"target": r}))
-        return base
-    return bool(fold(game, "conquest.entry", False, inst, {"target": r}))
+        return bool(value(game, "conquest.reachable", inst, target=r))
+    return bool(value(game, "conquest.entry", inst, target=r))
 
 
-def conquest_actions(game: Game, inst: RaceInst) -> list[Action]:
-    out: list[Action] = []
-    hand = inst.hand
-    if hand <= 0:
-        return out
-    final_ok = None
+def conquest_verdict(game: Game, inst: RaceInst, r: int) -> tuple[str, int] | None:
+    """("conquer", cost) if `inst` can pay for `r`, ("final", cost) if only a
+    final conquest with the die could take it (R9), None if neither."""
+    if r in inst.regions or inst.hand <= 0 or not can_target(game, inst, r):
+        return None
+    cost = conquest_cost(game, inst, r)
+    if cost <= inst.hand:
+        return "conquer", cost
+    if cost - inst.hand <= turn.final_shortfall(game) and inst.hand >= region_minimum(game, inst, r) \
+            and value(game, "conquest.final", inst):
+        return "final", cost
+    return None
+
+
+def _conquests(game: Game, inst: RaceInst) -> list[Action]:
+    out = []
     for r in candidates(game, inst):
-        if not can_target(game, inst, r):
-            continue
-        cost = conquest_cost(game, inst, r)
-        if cost <= hand:
-            out.append(Action("conquer", r))
-        elif cost - hand <= 3 and hand >= region_minimum(game, inst, r):
-            if final_ok is None:
-                final_ok = bool(fold(game, "conquest.final", True, inst, {}))
-            if final_ok:
-                out.append(Action("final", r))
+        v = conquest_verdict(game, inst, r)
+        if v is not None:
+            out.append(Action(v[0], r))
     return out
 
 
+def _conquest_allows(kind: str):
+    def allows(game: Game, inst: RaceInst, r: Any):
+        v = conquest_verdict(game, inst, r)
+        return v is not None and v[0] == kind and v[1]
+    return allows
+
+
+# ---- abilities ----------------------------------------------------------------------
+
+
 def held_abilities(game: Game, inst: RaceInst) -> list:
-    """The race's own abilities, then those of the relics and places in its
-    regions and of the powers bound to them, then the edition rules' ones."""
-    held = events.held_content(game, inst)
+    """The race's own abilities, then those of the content it holds (relics,
+    places, bound powers), then the edition rules' ones."""
     own = list(inst.abilities) + list(game.ruleset.rule_abilities)
-    if not held:
-        return own
-    return own + [a for c in held for a in c.abilities]
+    held = held_content(game, inst)
+    return own + [a for c in held for a in c.abilities] if held else own
 
 
 def ability_users(game: Game, inst: RaceInst) -> list[tuple[RaceInst, str]]:
@@ -107,7 +123,7 @@ def ability_users(game: Game, inst: RaceInst) -> list[tuple[RaceInst, str]]:
     written `while declined` or `always`: a declined race still uses them)."""
     users = [(inst, "")]
     if inst.player is not None and game.ruleset.lasting_abilities:
-        users += [(o, f"@{o.id}") for o in events.player_races(game, inst.player) if o is not inst]
+        users += [(o, f"@{o.id}") for o in player_races(game, inst.player) if o is not inst]
     return users
 
 
@@ -117,22 +133,29 @@ def _choices(ctx: Ctx, choose, i: int = 0, want: tuple | None = None) -> list[tu
     its options are listed."""
     if i == len(choose):
         return [()]
-    name, fn, is_option = choose[i]
+    c = choose[i]
     if want is None:
-        options = fn(ctx)
+        options = c.options(ctx)
     else:
-        options = [want[i]] if i < len(want) and is_option(ctx, want[i]) else []
+        options = [want[i]] if i < len(want) and c.is_option(ctx, want[i]) else []
     out = []
     for v in options:
-        ctx.b[name] = v
+        ctx.b[c.name] = v
         out.extend((v,) + rest for rest in _choices(ctx, choose, i + 1, want))
-    ctx.b.pop(name, None)
+    ctx.b.pop(c.name, None)
     return out
+
+
+def _uses(game: Game, per: str | None) -> dict:
+    return game.uses if per == "game" else game.turn.uses
 
 
 def ability_actions(game: Game, inst: RaceInst, phase: str, only: Action | None = None) -> list[Action]:
     """The abilities on offer in `phase`; with `only`, just that one if legal."""
     out: list[Action] = []
+    want = only.b if only is not None and isinstance(only.b, tuple) else None
+    if only is not None and want is None:
+        return out
     for user, suffix in ability_users(game, inst):
         for ab in held_abilities(game, user):
             key = ab.key + suffix
@@ -140,174 +163,19 @@ def ability_actions(game: Game, inst: RaceInst, phase: str, only: Action | None 
                 continue
             if user is not inst and ab.scope == "active":
                 continue
-            if ab.limit is not None and not ab.per_owner and game.uses.get((user.id, ab.per, ab.key), 0) >= ab.limit:
+            uses = _uses(game, ab.per)
+            if ab.limit is not None and not ab.per_owner and uses.get((user.id, ab.key), 0) >= ab.limit:
                 continue
             ctx = Ctx(game, user, {})
             if ab.when is not None and not ab.when(ctx):
                 continue
-            want = only.b if only is not None and isinstance(only.b, tuple) else None
-            if only is not None and want is None:
-                continue
             for combo in _choices(ctx, ab.choose, 0, want):
                 if ab.per_owner and ab.limit is not None:
                     owner = game.owner_of(combo[0]) if combo else None
-                    if game.uses.get((user.id, ab.per, ab.key, owner), 0) >= ab.limit:
+                    if uses.get((user.id, ab.key, owner), 0) >= ab.limit:
                         continue
                 out.append(Action("ability", key, tuple(combo)))
     return out
-
-
-def legal_actions(game: Game) -> list[Action]:
-    phase = game.phase
-    inst = game.acting
-    if phase == "pick":
-        coins = game.players[game.current].coins
-        seat = game.current
-        return [Action("pick", k) for k, (column, row, _, _) in enumerate(game.visible_combos())
-                if row <= coins and game.may_pick(seat, column)]
-    if phase == "conquer":
-        out: list[Action] = []
-        p = game.players[game.current]
-        fresh = not game.conquered_in_phase and not game.abandoned_in_phase
-        if fresh and inst is p.active and not game.picked_this_turn:
-            out.append(DECLINE)
-        if not game.conquered_in_phase:
-            out.extend(Action("abandon", r) for r in sorted(inst.regions))
-        out.extend(conquest_actions(game, inst))
-        out.extend(ability_actions(game, inst, "conquest"))
-        out.append(END)
-        return out
-    if phase == "redeploy":
-        out = []
-        if inst.hand > 0 and inst.regions:
-            out.extend(Action("place", r) for r in sorted(inst.regions))
-        else:
-            out.append(END)
-        for r in sorted(inst.regions):
-            if game.tokens[r] > 1 and r not in game.gathered and r not in game.placed \
-                    and game.tokens[r] > region_minimum(game, inst, r):
-                out.append(Action("gather", r))
-        out.extend(ability_actions(game, inst, "redeploy"))
-        return out
-    if phase == "defend":
-        return [Action("place", r) for r in sorted(inst.regions)]
-    if phase == "after":
-        return [DECLINE, PASS]
-    return []
-
-
-def is_legal(game: Game, action: Action) -> bool:
-    """Whether `action` is in legal_actions(game), decided without listing them
-    all (replays check every action this way). Uses the same predicates as
-    legal_actions; a property test keeps the two in agreement."""
-    return _check(game, action) is not False
-
-
-def _check(game: Game, action: Action):
-    """False if illegal; else True, or the conquest cost for conquer/final."""
-    kind, a = action.kind, action.a
-    phase, inst = game.phase, game.acting
-    region = isinstance(a, int) and not isinstance(a, bool) and 0 <= a < len(game.board)
-    if action.b is not None and kind != "ability":
-        return False
-    if phase == "conquer":
-        if kind in ("conquer", "final"):
-            if not region or a in inst.regions or inst.hand <= 0 or not can_target(game, inst, a):
-                return False
-            cost = conquest_cost(game, inst, a)
-            if kind == "conquer":
-                return cost if cost <= inst.hand else False
-            ok = 0 < cost - inst.hand <= 3 and inst.hand >= region_minimum(game, inst, a) \
-                and bool(fold(game, "conquest.final", True, inst, {}))
-            return cost if ok else False
-        if kind == "end":
-            return a is None
-        if kind == "abandon":
-            return region and not game.conquered_in_phase and a in inst.regions
-        if kind == "decline":
-            return (a is None and inst is game.players[game.current].active and not game.picked_this_turn
-                    and not game.conquered_in_phase and not game.abandoned_in_phase)
-    elif phase == "redeploy":
-        if kind == "place":
-            return region and inst.hand > 0 and a in inst.regions
-        if kind == "gather":
-            return region and a in inst.regions and game.tokens[a] > 1 and a not in game.gathered \
-                and a not in game.placed and game.tokens[a] > region_minimum(game, inst, a)
-        if kind == "end":
-            return a is None and (inst.hand <= 0 or not inst.regions)
-    elif phase == "defend":
-        return kind == "place" and region and a in inst.regions
-    elif phase == "pick":
-        if kind != "pick" or not isinstance(a, int) or isinstance(a, bool):
-            return False
-        offers = game.visible_combos()
-        return 0 <= a < len(offers) and offers[a][1] <= game.players[game.current].coins \
-            and game.may_pick(game.current, offers[a][0])
-    elif phase == "after":
-        return kind in ("decline", "pass") and a is None
-    if kind == "ability" and phase in ("conquer", "redeploy"):
-        return action in ability_actions(game, inst, "conquest" if phase == "conquer" else "redeploy", action)
-    return False
-
-
-def apply(game: Game, action: Action) -> None:
-    """Play one action; an action not in legal_actions is refused unchanged."""
-    if type(action) is not Action:
-        action = Action(*action)
-    verdict = _check(game, action)
-    if verdict is False:
-        raise IllegalAction(explain_illegal(game, action))
-    apply_legal(game, action, verdict if action.kind in ("conquer", "final") else None)
-
-
-def apply_legal(game: Game, action: Action, cost: int | None = None) -> None:
-    """Play an action already known to be legal (bots use this after choosing
-    from legal_actions, to avoid generating them twice)."""
-    game.actions.append(action)
-    kind = action.kind
-    inst = game.acting
-    if kind in ("conquer", "final") and cost is None:
-        cost = conquest_cost(game, inst, action.a)
-    if kind == "pick":
-        turn.pick(game, action.a)
-    elif kind == "conquer":
-        turn.conquer(game, inst, action.a, cost)
-    elif kind == "final":
-        turn.final_attempt(game, inst, action.a, cost)
-    elif kind == "abandon":
-        pieces.vacate(game, inst, action.a)
-        game.abandoned_in_phase = True
-    elif kind == "ability":
-        use_ability(game, inst, action.a, action.b)
-    elif kind == "end":
-        if game.phase == "conquer":
-            turn.end_conquests(game)
-        else:
-            turn.end_redeploy(game)
-    elif kind == "place":
-        if game.phase == "defend":
-            inst.pending -= 1
-            game.tokens[action.a] += 1
-            if inst.pending == 0:
-                turn.advance(game)
-        else:
-            inst.hand -= 1
-            game.tokens[action.a] += 1
-            game.placed.add(action.a)
-    elif kind == "gather":
-        keep = region_minimum(game, inst, action.a)
-        inst.hand += game.tokens[action.a] - keep
-        game.tokens[action.a] = keep
-        game.gathered.add(action.a)
-    elif kind == "decline":
-        turn.decline(game, inst)
-        if game.phase == "after":
-            turn.advance(game)
-        else:
-            game.queue = [s for s in game.queue if s[0] != "act"]
-            turn.advance(game)
-    elif kind == "pass":
-        turn.advance(game)
 
 
 def use_ability(game: Game, inst: RaceInst, key: str, choices: tuple) -> None:
@@ -319,10 +187,184 @@ def use_ability(game: Game, inst: RaceInst, key: str, choices: tuple) -> None:
         user = game.races[int(rid)]
     ab = next(a for a in held_abilities(game, user) if a.key == key)
     if ab.limit is not None:
-        k = (user.id, ab.per, ab.key, game.owner_of(choices[0])) if ab.per_owner else (user.id, ab.per, ab.key)
-        game.uses[k] = game.uses.get(k, 0) + 1
-    ctx = Ctx(game, user, {name: value for (name, _, _), value in zip(ab.choose, choices)})
-    ab.run(ctx)
+        k = (user.id, ab.key, game.owner_of(choices[0])) if ab.per_owner else (user.id, ab.key)
+        uses = _uses(game, ab.per)
+        uses[k] = uses.get(k, 0) + 1
+    ab.run(Ctx(game, user, {c.name: v for c, v in zip(ab.choose, choices)}))
+
+
+# ---- the table of action kinds ---------------------------------------------------------
+
+
+class Kind(NamedTuple):
+    """An action kind in one phase: a guard on the whole turn state, the
+    arguments worth trying, and the predicate an argument must pass (None: every
+    option is allowed, and only options are). Both legal_actions and is_legal
+    ask these, so no condition is written twice."""
+
+    guard: Callable[[Game, RaceInst], bool]
+    options: Callable[[Game, RaceInst], Iterable[Any]]
+    allows: Callable[[Game, RaceInst, Any], Any] | None = None
+
+
+def _always(game: Game, inst: Any) -> bool:
+    return True
+
+
+def _region(game: Game, a: Any) -> bool:
+    return isinstance(a, int) and not isinstance(a, bool) and 0 <= a < len(game.board)
+
+
+def _may_decline(game: Game, inst: RaceInst) -> bool:
+    t = game.turn
+    if t.phase == "after":
+        return True
+    return inst is game.players[game.current].active and not (t.picked or t.conquered or t.abandoned)
+
+
+def _may_gather(game: Game, inst: RaceInst, r: Any) -> bool:
+    t = game.turn
+    return r not in t.gathered and r not in t.placed and game.tokens[r] > region_minimum(game, inst, r)
+
+
+def _pick_options(game: Game, inst: Any) -> range:
+    return range(len(game.visible_combos()))
+
+
+def _may_pick(game: Game, inst: Any, k: Any) -> bool:
+    offers = game.visible_combos()
+    return isinstance(k, int) and not isinstance(k, bool) and 0 <= k < len(offers) \
+        and offers[k][1] <= game.players[game.current].coins and game.may_pick(game.current, offers[k][0])
+
+
+def _none(game: Game, inst: Any) -> tuple:
+    return (None,)
+
+
+def _regions(game: Game, inst: RaceInst) -> list[int]:
+    return sorted(inst.regions)
+
+
+PHASES: dict[str, dict[str, Kind]] = {
+    "pick": {"pick": Kind(_always, _pick_options, _may_pick)},
+    "conquer": {
+        "decline": Kind(_may_decline, _none),
+        "abandon": Kind(lambda game, inst: not game.turn.conquered, _regions),
+        "conquer": Kind(lambda game, inst: inst.hand > 0, _conquests, _conquest_allows("conquer")),
+        "final": Kind(lambda game, inst: inst.hand > 0, _conquests, _conquest_allows("final")),
+        "ability": Kind(_always, lambda game, inst: ability_actions(game, inst, "conquest")),
+        "end": Kind(_always, _none),
+    },
+    "redeploy": {
+        "place": Kind(lambda game, inst: inst.hand > 0, _regions),
+        "end": Kind(lambda game, inst: inst.hand <= 0 or not inst.regions, _none),
+        "gather": Kind(_always, _regions, _may_gather),
+        "ability": Kind(_always, lambda game, inst: ability_actions(game, inst, "redeploy")),
+    },
+    "defend": {"place": Kind(_always, _regions)},
+    "after": {"decline": Kind(_may_decline, _none), "pass": Kind(_always, _none)},
+}
+_WHOLE = {"conquer", "final", "ability"}  # kinds whose options are whole actions (conquer lists the finals too)
+_REGION_KINDS = {"abandon", "conquer", "final", "place", "gather"}
+
+
+def legal_actions(game: Game) -> list[Action]:
+    kinds = PHASES.get(game.turn.phase)
+    if not kinds:
+        return []
+    inst: RaceInst = game.turn.acting  # type: ignore[assignment]
+    out: list[Action] = []
+    for kind, rule in kinds.items():
+        if kind == "final" or not rule.guard(game, inst):
+            continue
+        if kind in _WHOLE:
+            out.extend(rule.options(game, inst))
+        elif rule.allows is None:
+            out.extend(Action(kind, a) for a in rule.options(game, inst))
+        else:
+            allows = rule.allows
+            out.extend(Action(kind, a) for a in rule.options(game, inst) if allows(game, inst, a))
+    return out
+
+
+def _verdict(game: Game, action: Action):
+    """False if illegal; else a truthy verdict (the conquest cost for conquer/final)."""
+    kind, a, b = action.kind, action.a, action.b
+    rule = PHASES.get(game.turn.phase, {}).get(kind)
+    inst: RaceInst = game.turn.acting  # type: ignore[assignment]
+    if rule is None or not rule.guard(game, inst):
+        return False
+    if kind == "ability":
+        phase = "conquest" if game.turn.phase == "conquer" else "redeploy"
+        return bool(ability_actions(game, inst, phase, action))
+    if b is not None or (kind in _REGION_KINDS and not _region(game, a)) or (kind not in _REGION_KINDS
+                                                                            and kind != "pick" and a is not None):
+        return False
+    if rule.allows is None:
+        return a in rule.options(game, inst)
+    return rule.allows(game, inst, a) if kind in _WHOLE or kind == "pick" or a in rule.options(game, inst) \
+        else False
+
+
+def is_legal(game: Game, action: Action) -> bool:
+    """Whether `action` is in legal_actions(game), decided without listing them all."""
+    return _verdict(game, action) is not False
+
+
+def apply(game: Game, action: Action) -> None:
+    """Play one action; an action not in legal_actions is refused unchanged."""
+    if type(action) is not Action:
+        action = Action(*action)
+    verdict = _verdict(game, action)
+    if verdict is False:
+        raise IllegalAction(explain_illegal(game, action))
+    apply_legal(game, action, verdict if action.kind in ("conquer", "final") else None)
+
+
+def apply_legal(game: Game, action: Action, cost: int | None = None) -> None:
+    """Play an action already known to be legal (bots use this after choosing
+    from legal_actions, to avoid generating them twice)."""
+    game.actions.append(action)
+    kind, a = action.kind, action.a
+    t = game.turn
+    inst = t.acting
+    if kind in ("conquer", "final") and cost is None:
+        cost = conquest_cost(game, inst, a)  # type: ignore[arg-type]
+    if kind == "pick":
+        turn.pick(game, a)  # type: ignore[arg-type]
+    elif kind == "conquer":
+        turn.conquer(game, inst, a, cost)  # type: ignore[arg-type]
+    elif kind == "final":
+        turn.final_attempt(game, inst, a, cost)  # type: ignore[arg-type]
+    elif kind == "abandon":
+        pieces.vacate(game, inst, a)  # type: ignore[arg-type]
+        t.abandoned = True
+    elif kind == "ability":
+        use_ability(game, inst, a, action.b)  # type: ignore[arg-type]
+    elif kind == "end":
+        if t.phase == "conquer":
+            turn.end_conquests(game)
+        else:
+            turn.end_redeploy(game)
+    elif kind == "place":
+        game.tokens[a] += 1  # type: ignore[index]
+        if t.phase == "defend":
+            inst.pending -= 1  # type: ignore[union-attr]
+            if inst.pending == 0:  # type: ignore[union-attr]
+                turn.advance(game)
+        else:
+            inst.hand -= 1  # type: ignore[union-attr]
+            t.placed.add(a)  # type: ignore[arg-type]
+    elif kind == "gather":
+        keep = region_minimum(game, inst, a)  # type: ignore[arg-type]
+        inst.hand += game.tokens[a] - keep  # type: ignore[union-attr, index]
+        game.tokens[a] = keep  # type: ignore[index]
+        t.gathered.add(a)  # type: ignore[arg-type]
+    elif kind == "decline":
+        turn.decline(game, inst)  # type: ignore[arg-type]
+        turn.advance(game)
+    elif kind == "pass":
+        turn.advance(game)
 
 
 def explain_illegal(game: Game, action: Action) -> str:
@@ -331,10 +373,10 @@ def explain_illegal(game: Game, action: Action) -> str:
         return "the game is over"
     kinds = {a.kind for a in legal_actions(game)}
     if action.kind not in kinds:
-        return f"'{action.kind}' is not possible in the {game.phase} phase (possible: {', '.join(sorted(kinds))})"
-    inst = game.acting
-    if action.kind in ("conquer", "final") and isinstance(action.a, int) and 0 <= action.a < len(game.board):
-        r = action.a
+        return f"'{action.kind}' is not possible in the {game.turn.phase} phase (possible: {', '.join(sorted(kinds))})"
+    inst = game.turn.acting
+    if action.kind in ("conquer", "final") and _region(game, action.a) and inst is not None:
+        r: int = action.a  # type: ignore[assignment]
         rid = game.board.regions[r].id
         if r in inst.regions:
             return f"region {rid} is already held by {inst.name}"
@@ -343,5 +385,6 @@ def explain_illegal(game: Game, action: Action) -> str:
         cost = conquest_cost(game, inst, r)
         if action.kind == "conquer":
             return f"region {rid} costs {cost} tokens and {inst.name} has {inst.hand} in hand"
-        return f"a final conquest of region {rid} needs a shortfall of 1 to 3 (cost {cost}, hand {inst.hand})"
+        return (f"a final conquest of region {rid} needs a shortfall of 1 to {turn.final_shortfall(game)} "
+                f"(cost {cost}, hand {inst.hand})")
     return f"{tuple(action)} is not among the legal actions"

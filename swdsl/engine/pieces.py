@@ -7,6 +7,8 @@ taken comes from somewhere and anything removed goes somewhere.
 
 from __future__ import annotations
 
+from swdsl.engine import chance
+from swdsl.engine.content import Content
 from swdsl.engine.events import fire
 from swdsl.engine.state import Game, RaceInst
 
@@ -34,7 +36,32 @@ def pay(game: Game, seat: int | None, amount: int, to: int | None = None) -> Non
         game.players[to].coins += amount
 
 
-# ---- tokens and markers ------------------------------------------------------------
+# ---- races, tokens and markers -------------------------------------------------------
+
+
+def new_race(game: Game, race: Content, power: Content | None, player: int | None,
+             declined: bool = False) -> RaceInst:
+    """A banner (with its power) comes to the table for `player`, or a race of nobody (player None)."""
+    inst = RaceInst(game.next_id, race, power, player, declined=declined)
+    game.next_id += 1
+    game.races[inst.id] = inst
+    return inst
+
+
+def occupy(game: Game, inst: RaceInst, region: int, n: int) -> int:
+    """Set-up placement: `inst` holds `region` with up to n tokens from its tray;
+    tokens already there go back to their own tray."""
+    old = game.occupant[region]
+    if old is not None:
+        to_tray(game, old, game.tokens[region])
+        old.regions.discard(region)
+        game.occupant[region], game.tokens[region] = None, 0
+    got = take_from_tray(game, inst, n)
+    if got:
+        game.occupant[region], game.tokens[region] = inst, got
+        inst.regions.add(region)
+    return got
+
 
 
 def take_from_tray(game: Game, inst: RaceInst, wanted: int) -> int:
@@ -55,6 +82,28 @@ def to_tray(game: Game, inst: RaceInst, n: int) -> None:
                     game.pools[name] += back
                 n -= back
     game.tray[inst.race.name] += n
+
+
+def add_tokens(game: Game, inst: RaceInst, n: int, region: int | None = None) -> int:
+    """Up to n tokens from the tray into hand, or into `region` if the race
+    holds it or it is empty (the race then holds it, without a conquest)."""
+    got = take_from_tray(game, inst, n)
+    if region is not None and got and game.occupant[region] is None and game.tokens[region] == 0:
+        game.occupant[region] = inst
+        inst.regions.add(region)
+    if region is not None and game.occupant[region] is inst:
+        game.tokens[region] += got
+    else:
+        inst.hand += got
+    return got
+
+
+def discard_from_hand(game: Game, inst: RaceInst, n: int) -> int:
+    """Up to n tokens from the race's hand back to its tray."""
+    k = max(0, min(n, inst.hand))
+    inst.hand -= k
+    to_tray(game, inst, k)
+    return k
 
 
 def recruit(game: Game, inst: RaceInst, name: str, n: int) -> int:
@@ -96,13 +145,14 @@ def withdraw(game: Game, inst: RaceInst, region: int, keep: int) -> None:
 
 
 def copy_marker(game: Game, kind: str, region: int, copier: str) -> None:
-    """`copier` takes on the rules of the first marker of `region` of that
-    kind (relic, place), tag or name; nothing changes if there is none."""
+    """`copier` wears the rules of the first marker of `region` of that kind
+    (relic, place), tag or name, until it copies again; nothing changes if
+    there is none (holdings.py: worn rules work for whoever holds the copier)."""
     defs = game.ruleset.markers
     for name, _ in game.markers[region]:
         c = defs[name]
         if name != copier and (c.kind == kind or kind in c.tags or name == kind):
-            game.copies[copier] = name
+            game.worn[copier] = name
             return
 
 
@@ -123,6 +173,21 @@ def place_marker(game: Game, name: str, region: int, owner: RaceInst | None) -> 
     owned = owner is not None and game.ruleset.markers[name].kind != "place"
     game.markers[region].append((name, owner.id if owned else None))
     return True
+
+
+def move_marker(game: Game, inst: RaceInst, name: str, dest: int) -> None:
+    """The race's own `name` piece moves to `dest`; else one lying in a region it
+    holds (a relic); else a new one from the pool. A `fixed` piece never moves."""
+    fixed = game.ruleset.markers[name].fixed
+    for mine in (lambda region, owner: owner == inst.id, lambda region, owner: game.occupant[region] is inst):
+        for region, marks in enumerate(game.markers):
+            for i, (n, owner) in enumerate(marks):
+                if n == name and mine(region, owner):
+                    if not fixed and region != dest:
+                        marks.pop(i)
+                        game.markers[dest].append((n, owner))
+                    return
+    place_marker(game, name, dest, inst)
 
 
 def remove_marker(game: Game, region: int, index: int) -> None:
@@ -227,10 +292,9 @@ def swap_regions(game: Game, a: int, b: int) -> None:
 def draw_marker(game: Game, pool: str, region: int, inst: RaceInst | None) -> str | None:
     """The top marker of a hidden pool (shuffled at setup) goes face up into
     `region`; its rules work at once (`marker.drawn`)."""
-    left = game.hidden.get(pool)
-    if not left:
+    name = chance.draw(game, pool)
+    if name is None:
         return None
-    name = left.pop()
     game.markers[region].append((name, None))
     fire(game, "marker.drawn", inst, target=region)
     return name
@@ -321,7 +385,7 @@ def remove_race(game: Game, inst: RaceInst) -> None:
     to_tray(game, inst, inst.hand + inst.reserve + inst.pending)
     inst.hand = inst.reserve = inst.pending = 0
     game.races.pop(inst.id, None)
-    game.gone[inst.id] = inst
+    game.turn.gone[inst.id] = inst
     if inst.player is None:
         return
     p = game.players[inst.player]
@@ -339,6 +403,6 @@ def refill_powers(game: Game) -> None:
     """R11: an empty power stack is rebuilt from the shuffled discards."""
     m = game.market
     if m.discard:
-        game.rng.shuffle(m.discard)
+        chance.shuffle(game, m.discard)
         m.powers.extend(m.discard)
         m.discard.clear()

@@ -1,29 +1,55 @@
 """A game is (packs, players, seed, actions); saved as JSON with a checksum of
-its final state, it replays exactly."""
+its whole state, it replays exactly."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+from typing import Any
+
+import attrs
 
 from swdsl.engine.legal import Action, apply
 from swdsl.engine.ruleset import Ruleset
 from swdsl.engine.setup import new_game
-from swdsl.engine.state import Game
+from swdsl.engine.state import Game, RaceInst
 
 FORMAT = 1
 
 
-def snapshot(game: Game) -> dict:
-    """Everything that defines the state, in a canonical JSON-able form."""
+def _race(inst: RaceInst) -> list:
+    return [inst.id, inst.race.name, inst.power.name if inst.power else None, inst.player, inst.declined,
+            inst.hand, inst.reserve, inst.pending, inst.turns, sorted(inst.regions), sorted(inst.vars.items()),
+            sorted(inst.lost), sorted(inst.troops.items()), sorted(inst.turn_tags)]
+
+
+def _id(inst: RaceInst | None) -> int | None:
+    return None if inst is None else inst.id
+
+
+def snapshot(game: Game) -> dict[str, Any]:
+    """Everything that defines the state, persistent and of the turn, in a
+    canonical JSON-able form (compiled hooks and caches are not state)."""
+    t = game.turn
     return {
-        "round": game.round, "current": game.current, "phase": game.phase,
-        "coins": [p.coins for p in game.players], "bank": game.bank,
-        "regions": [[inst.name if inst else None, game.tokens[r], sorted(n for n, _ in game.markers[r])]
+        "round": game.round, "current": game.current, "bank": game.bank, "next_id": game.next_id,
+        "players": [[p.coins, _id(p.active), [d.id for d in p.declined], sorted(p.markers, key=str)]
+                    for p in game.players],
+        "regions": [[_id(inst), game.tokens[r], sorted(game.markers[r], key=str)]
                     for r, inst in enumerate(game.occupant)],
-        "races": sorted([i.name, i.player, i.declined, i.hand, i.reserve, i.pending] for i in game.races.values()),
-        "market": [game.market.columns, game.market.powers, game.market.coins, sorted(game.market.discard)],
+        "races": sorted(_race(i) for i in game.races.values()),
+        "neutrals": sorted((n, i.id) for n, i in game.neutrals.items()),
+        "market": [game.market.columns, game.market.powers, game.market.coins, game.market.discard],
         "tray": sorted(game.tray.items()), "pools": sorted(game.pools.items()),
+        "hidden": sorted(game.hidden.items()), "uses": sorted(map(list, game.uses.items()), key=str),
+        "bound_powers": sorted(game.bound_powers.items()), "worn": sorted(game.worn.items()),
+        "script": sorted(game.script.items()), "rng": hashlib.sha256(repr(game.rng.getstate()).encode()).hexdigest(),
+        "turn": [t.phase, t.actor, _id(t.acting), [[s, _id(i)] for s, i in t.queue],
+                 [list(attrs.astuple(c)) for c in t.log],
+                 sorted(_race(i) for i in t.gone.values()), sorted(map(list, t.uses.items()), key=str), t.die,
+                 t.conquered, t.abandoned, t.picked, t.declined, sorted(t.gathered), sorted(t.placed),
+                 sorted(t.readied.items()),
+                 t.returning, t.depth],
     }
 
 

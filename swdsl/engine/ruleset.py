@@ -131,7 +131,7 @@ class Ruleset:
         self.marker_stats = frozenset(st for m in self.markers.values() for st in m.modifiers)
         self.power_stats = frozenset(st for p in self.powers.values() for st in p.modifiers)
 
-    def copy_of(self, wearer: str, original: str) -> Content:
+    def worn_by(self, wearer: str, original: str) -> Content:
         """The rules of `original` worn by the marker `wearer` (compiled with its
         own name meaning the wearer, and abilities with uses of their own)."""
         return self.copied.get((wearer, original)) or self.markers[original]

@@ -4,60 +4,67 @@ from __future__ import annotations
 
 import random
 
-from swdsl.engine import pieces, turn
+from swdsl.engine import chance, pieces, turn
+from swdsl.engine.board import Board
 from swdsl.engine.ruleset import Placement, Ruleset
-from swdsl.engine.state import Game, MarketState, Player, RaceInst
+from swdsl.engine.state import Game, MarketState, Player
 
 
 def new_game(ruleset: Ruleset, players: int, seed: int) -> Game:
-    setup = ruleset.setups[players]
-    rng = random.Random(seed)
-    banners = sorted(ruleset.banners)
-    powers = sorted(ruleset.powers)
-    rng.shuffle(banners)
-    rng.shuffle(powers)
-    board = setup.new_board(rng)
-    n = len(board)
-    game = Game(
-        ruleset=ruleset, setup=setup, board=board, seed=seed, rng=rng,
-        players=[Player(seat, coins=setup.coins) for seat in range(players)],
-        market=MarketState([[] for _ in ruleset.market.columns or [()]], powers,
-                           [[0] * ruleset.market.visible for _ in ruleset.market.columns or [()]]),
-        bank=ruleset.bank - players * setup.coins,
-        tray={name: race.supply for name, race in ruleset.races.items()},
-        pools={name: m.limit for name, m in ruleset.markers.items() if m.limit is not None},
-        hidden={}, occupant=[None] * n, tokens=[0] * n, markers=[[] for _ in range(n)],
-    )
-    for banner in banners:
-        game.market.columns[ruleset.column_of(banner)].append(banner)
-    for pl in setup.placements:
-        for r in _placement_regions(game, pl, players):
-            if pl.race:
-                inst = game.neutrals.get(pl.race)
-                if inst is None:
-                    inst = RaceInst(game.next_id, ruleset.races[pl.race], None, None, declined=True)
-                    game.next_id += 1
-                    game.neutrals[pl.race] = game.races[inst.id] = inst
-                old = game.occupant[r]
-                if old is not None:
-                    pieces.to_tray(game, old, game.tokens[r])
-                    old.regions.discard(r)
-                got = pieces.take_from_tray(game, inst, pl.count)
-                game.occupant[r], game.tokens[r] = (inst, got) if got else (None, 0)
-                if got:
-                    inst.regions.add(r)
-            else:
-                for _ in range(pl.count):
-                    pieces.place_marker(game, pl.marker, r, None)
-    for name, members in setup.pools.items():
-        pool = list(members)
-        rng.shuffle(pool)
-        game.hidden[name] = pool
+    """The game at its first decision: setup done, the first player to pick."""
+    game = prepared(ruleset, players, seed)
+    place_setup_pieces(game)
     turn.begin_turn(game)
     return game
 
 
-def _placement_regions(game: Game, pl: Placement, players: int) -> list[int]:
+def prepared(ruleset: Ruleset, players: int, seed: int, board: Board | None = None) -> Game:
+    """The table before the setup pieces: market shuffled and laid out, coins
+    dealt, the board drawn (or `board`), hidden pools shuffled."""
+    setup = ruleset.setups[players]
+    game = Game(
+        ruleset=ruleset, setup=setup, board=board or setup.board or Board.build("?", [], []),
+        seed=seed, rng=random.Random(seed),
+        players=[Player(seat, coins=setup.coins) for seat in range(players)],
+        market=MarketState([[] for _ in ruleset.market.columns or [()]], sorted(ruleset.powers),
+                           [[0] * ruleset.market.visible for _ in ruleset.market.columns or [()]]),
+        bank=ruleset.bank - players * setup.coins,
+        tray={name: race.supply for name, race in ruleset.races.items()},
+        pools={name: m.limit for name, m in ruleset.markers.items() if m.limit is not None},
+        hidden={}, occupant=[], tokens=[], markers=[],
+    )
+    banners = sorted(ruleset.banners)
+    chance.shuffle(game, banners)
+    chance.shuffle(game, game.market.powers)
+    if board is None and setup.layout is not None:
+        game.board = setup.layout.draw(game.rng)
+    n = len(game.board)
+    game.occupant, game.tokens, game.markers = [None] * n, [0] * n, [[] for _ in range(n)]
+    for banner in banners:
+        game.market.columns[ruleset.column_of(banner)].append(banner)
+    for name, members in setup.pools.items():
+        game.hidden[name] = list(members)
+    return game
+
+
+def place_setup_pieces(game: Game) -> None:
+    """The setup placements (neutral races and markers on matching regions), then the hidden pools shuffled."""
+    for pl in game.setup.placements:
+        for r in _placement_regions(game, pl):
+            if pl.race:
+                inst = game.neutrals.get(pl.race)
+                if inst is None:
+                    inst = pieces.new_race(game, game.ruleset.races[pl.race], None, None, declined=True)
+                    game.neutrals[pl.race] = inst
+                pieces.occupy(game, inst, r, pl.count)
+            else:
+                for _ in range(pl.count):
+                    pieces.place_marker(game, pl.marker, r, None)
+    for pool in game.hidden.values():
+        chance.shuffle(game, pool)
+
+
+def _placement_regions(game: Game, pl: Placement) -> list[int]:
     """The regions a placement fills: those matching it (a race only where no
     race stands unless it displaces it), all of them or `pick` of them chosen
     with the game's seed, never two bordering ones if `apart`."""
@@ -69,8 +76,8 @@ def _placement_regions(game: Game, pl: Placement, players: int) -> list[int]:
     if pl.pick is None:
         return out
     per_player, plus = pl.pick
-    wanted = per_player * players + plus
-    game.rng.shuffle(out)
+    wanted = per_player * len(game.players) + plus
+    chance.shuffle(game, out)
     chosen: list[int] = []
     for r in out:
         if len(chosen) == wanted:

@@ -1,4 +1,11 @@
-"""Game state: plain mutable data. Rules live in turn.py, legality in legal.py."""
+"""Game state: plain mutable data. Rules live in turn.py, legality in legal.py.
+
+`Game` is the persistent state of a game; `TurnState` (at `game.turn`) is what
+the current turn keeps while it runs and drops when the next one begins: its
+phase and acting race, the steps still to run, the conquest log, uses of
+abilities limited per turn. `Game.clone()` copies both cheaply, sharing the
+compiled ruleset and the board (never copied), so search bots can play ahead.
+"""
 
 from __future__ import annotations
 
@@ -32,12 +39,11 @@ class RaceInst:
     lost: set[int] = attrs.field(factory=set)  # regions lost since its last turn
     troops: dict[str, int] = attrs.field(factory=dict)  # marker pieces serving as its tokens (`recruit`)
     turn_tags: set[str] = attrs.field(factory=set)  # tags it carries until the end of the turn (`tag`)
-    # hooks of race + power, grouped; rebuilt when the power is discarded
+    # derived from race + power (rebuilt when the power changes); never part of the state
     mods: dict[str, tuple[Modifier, ...]] = attrs.field(factory=dict)
     triggers: dict[str, tuple[Trigger, ...]] = attrs.field(factory=dict)
     abilities: tuple[Ability, ...] = ()
-    # per stat: the modifiers that apply in the race's current state (rules first)
-    fold_cache: dict[str, tuple[Modifier, ...]] = attrs.field(factory=dict)
+    fold_cache: dict[str, tuple[Modifier, ...]] = attrs.field(factory=dict)  # per stat, in its current state
 
     def __attrs_post_init__(self) -> None:
         self.rebuild_hooks()
@@ -71,6 +77,16 @@ class RaceInst:
             return f"{self.power.name} {self.race.name}"
         return self.race.name
 
+    def copy(self) -> RaceInst:
+        """The same race, with state of its own and the derived hooks shared."""
+        new = object.__new__(RaceInst)
+        for field in ("id", "race", "power", "player", "declined", "hand", "reserve", "pending", "turns",
+                      "mods", "triggers", "abilities"):
+            object.__setattr__(new, field, getattr(self, field))
+        new.regions, new.vars, new.lost = set(self.regions), dict(self.vars), set(self.lost)
+        new.troops, new.turn_tags, new.fold_cache = dict(self.troops), set(self.turn_tags), dict(self.fold_cache)
+        return new
+
 
 @attrs.define(eq=False)
 class Player:
@@ -78,7 +94,6 @@ class Player:
     coins: int = 0
     active: RaceInst | None = None
     declined: list[RaceInst] = attrs.field(factory=list)
-    vars: dict[str, Any] = attrs.field(factory=dict)
     markers: list[tuple[str, int | None]] = attrs.field(factory=list)  # held in front of them: (marker, giver race id)
 
 
@@ -96,8 +111,12 @@ class MarketState:
     def banners(self) -> list[str]:
         return [b for column in self.columns for b in column]
 
+    def copy(self) -> MarketState:
+        return MarketState([list(c) for c in self.columns], list(self.powers), [list(c) for c in self.coins],
+                           list(self.discard))
 
-@attrs.define(eq=False)
+
+@attrs.frozen
 class Conquest:
     """One entry of the turn's conquest log."""
 
@@ -107,6 +126,30 @@ class Conquest:
     defender_player: int | None
     occupied: bool  # held race tokens just before (R79)
     defender_active: bool
+
+
+@attrs.define(eq=False)
+class TurnState:
+    """What the current turn keeps while it runs; a new turn starts a new one
+    (only `phase`, the acting seat and the steps carry the turn forward)."""
+
+    phase: str = "pick"  # pick | conquer | redeploy | defend | after | over
+    actor: int = 0  # the seat deciding now
+    acting: RaceInst | None = None  # the race acting now
+    queue: list[tuple[str, RaceInst | None]] = attrs.field(factory=list)  # the turn's steps still to run
+    log: list[Conquest] = attrs.field(factory=list)
+    gone: dict[int, RaceInst] = attrs.field(factory=dict)  # races that left the table this turn
+    uses: dict[tuple, int] = attrs.field(factory=dict)  # uses of abilities limited per turn
+    die: int = 0  # the last die roll
+    conquered: bool = False  # the acting race conquered in this conquest step
+    abandoned: bool = False  # … or abandoned a region
+    picked: bool = False  # the active race was picked this turn
+    declined: bool = False  # a race went into decline this turn
+    gathered: set[int] = attrs.field(factory=set)
+    placed: set[int] = attrs.field(factory=set)
+    readied: dict[int, int] = attrs.field(factory=dict)  # tokens the active race took into hand, per region
+    returning: list[tuple[str, int]] = attrs.field(factory=list)  # markers going back to their owners
+    depth: int = 0  # triggers running inside triggers
 
 
 @attrs.define(eq=False)
@@ -126,33 +169,32 @@ class Game:
     tokens: list[int]
     markers: list[list[tuple[str, int | None]]]  # per region: (marker, owner race id)
     races: dict[int, RaceInst] = attrs.field(factory=dict)
-    gone: dict[int, RaceInst] = attrs.field(factory=dict)  # races that left the table this turn
     neutrals: dict[str, RaceInst] = attrs.field(factory=dict)
     next_id: int = 1
     round: int = 1
     current: int = 0
-    phase: str = "pick"
-    actor: int = 0
-    acting: RaceInst | None = None
-    queue: list[Any] = attrs.field(factory=list)  # what the turn still has to run
-    log: list[Conquest] = attrs.field(factory=list)
-    uses: dict[Any, int] = attrs.field(factory=dict)  # ability uses
-    die: int = 0
-    conquered_in_phase: bool = False
-    abandoned_in_phase: bool = False
-    picked_this_turn: bool = False
-    declined_this_turn: bool = False
-    gathered: set[int] = attrs.field(factory=set)
-    placed: set[int] = attrs.field(factory=set)
-    actions: list[tuple] = attrs.field(factory=list)
-    trigger_depth: int = 0
-    queue_returns: list[tuple[str, int]] = attrs.field(factory=list)  # markers going back to owners
+    uses: dict[tuple, int] = attrs.field(factory=dict)  # uses of abilities limited per game
     bound_powers: dict[int, list[str]] = attrs.field(factory=dict)  # region -> powers bound to it (`draw power`)
-    copies: dict[str, str] = attrs.field(factory=dict)  # marker -> the marker whose rules it copies (`copy`)
+    worn: dict[str, str] = attrs.field(factory=dict)  # marker -> the marker whose rules it wears (`copy`)
+    script: dict[str, list[Any]] = attrs.field(factory=dict)  # chance outcomes fixed in advance (chance.py)
+    actions: list[tuple] = attrs.field(factory=list)
+    turn: TurnState = attrs.field(factory=TurnState)
 
     @property
     def over(self) -> bool:
-        return self.phase == "over"
+        return self.turn.phase == "over"
+
+    @property
+    def phase(self) -> str:
+        return self.turn.phase
+
+    @property
+    def acting(self) -> RaceInst | None:
+        return self.turn.acting
+
+    @property
+    def actor(self) -> int:
+        return self.turn.actor
 
     def owner_of(self, region: int) -> int | None:
         inst = self.occupant[region]
@@ -179,3 +221,26 @@ class Game:
 
     def tokens_on_map(self, seat: int) -> int:
         return sum(self.tokens[r] for r, inst in enumerate(self.occupant) if inst is not None and inst.player == seat)
+
+    def clone(self) -> Game:
+        """An independent copy to play ahead on; the ruleset, setup and board are shared."""
+        races = {i: inst.copy() for i, inst in self.races.items()}
+        t = self.turn
+        gone = {i: inst.copy() for i, inst in t.gone.items()}
+
+        def same(inst: RaceInst | None) -> RaceInst | None:
+            return None if inst is None else races.get(inst.id) or gone.get(inst.id) or inst.copy()
+
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        players = [Player(p.seat, p.coins, same(p.active), [same(d) for d in p.declined],  # type: ignore[misc]
+                          list(p.markers)) for p in self.players]
+        turn = TurnState(t.phase, t.actor, same(t.acting), [(s, same(i)) for s, i in t.queue], list(t.log), gone,
+                         dict(t.uses), t.die, t.conquered, t.abandoned, t.picked, t.declined, set(t.gathered),
+                         set(t.placed), dict(t.readied), list(t.returning), t.depth)
+        return Game(self.ruleset, self.setup, self.board, self.seed, rng, players, self.market.copy(), self.bank,
+                    dict(self.tray), dict(self.pools), {k: list(v) for k, v in self.hidden.items()},
+                    [same(i) for i in self.occupant], list(self.tokens), [list(m) for m in self.markers], races,
+                    {n: same(i) for n, i in self.neutrals.items()}, self.next_id, self.round, self.current,  # type: ignore[misc]
+                    dict(self.uses), {r: list(v) for r, v in self.bound_powers.items()}, dict(self.worn),
+                    {k: list(v) for k, v in self.script.items()}, list(self.actions), turn)

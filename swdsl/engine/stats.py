@@ -1,20 +1,22 @@
-"""Stats: values the engine asks the rules for, folded through modifiers.
+"""Stats: values the engine asks the rules for, each an entry with its base,
+bounds and bindings, folded through modifiers.
 
 Fold order (documented in docs/architecture.md):
-  1. the engine's base value;
+  1. the engine's base value (the entry's `base`);
   2. edition rules (`rule` declarations), in pack order;
   3. the subject race's banner, then its power;
-  4. markers with rules in the region concerned (relics, places), then markers
-     the subject race holds elsewhere, then powers bound to its regions
-     (`draw power`), each in the race's current state like its own;
+  4. content the race holds through its regions (holdings.py: relics, places,
+     bound powers), each in the race's current state like its own;
   5. every "times" modifier, in the same order;
-  6. the stat's own floor and cap from the vocabulary (conquest.cost ≥ 1).
+  6. the stat's own floor and cap (conquest.cost ≥ 1).
 A "by" modifier adds, a "set" modifier replaces, a "times" modifier multiplies
 (after all the others, so doubling a region's coins doubles every bonus); each
-may carry its own floor and cap, applied right after it. Where the defender
-shields a region (`region.shielded`), the attacker's own favourable modifiers
-are skipped; edition rules still apply. `explain` runs the same fold and
-records every step.
+may carry its own floor and cap, applied right after it.
+
+Protection: where the defender shields a region (`region.shielded`), the
+attacker's own modifiers that favour it — as the stat's `favours` says — are
+skipped; edition rules still apply. `explain` runs the same fold and records
+every step.
 """
 
 from __future__ import annotations
@@ -24,52 +26,93 @@ from typing import Any
 import attrs
 
 from swdsl.engine.content import Modifier
+from swdsl.engine.entries import Ctx, Stat
+from swdsl.engine.holdings import held_content
 from swdsl.engine.state import Game, RaceInst
-from swdsl.engine.vocabulary import STATS
 
 
-class Ctx:
-    """What a compiled expression sees: the game, the race the rule belongs to
-    (`me`), and the bindings of the event, stat or ability."""
-
-    __slots__ = ("game", "me", "b", "it")
-
-    def __init__(self, game: Game, me: RaceInst | None, b: dict[str, Any] | None = None):
-        self.game = game
-        self.me = me
-        self.b = b if b is not None else {}
-        self.it = None
+def _immune_base(game: Game, inst: RaceInst | None, b: dict) -> bool:
+    region, attacker = b["target"], b.get("attacker")
+    for name, owner in game.markers[region]:
+        if game.ruleset.markers[name].immune:
+            holder = game.races.get(owner) if owner is not None else game.occupant[region]
+            if holder is None or attacker is None or holder.player != attacker.player:
+                return True
+    return False
 
 
-def _held_marker_mods(game: Game, inst: RaceInst | None, stat: str, target: int | None):
-    """Modifiers of hooked markers (relics, places) that apply to this stat, then
-    those of powers bound to regions the race holds: only those whose scope
-    matches the race's state (a declined race uses no relic unless stated)."""
-    hooked = game.ruleset.hooked_markers
-    if inst is None:
-        return ()
-    out = []
-    if hooked:
-        regions = set(inst.regions)
-        if target is not None:
-            regions.add(target)
-        for r in sorted(regions):
-            for name, _owner in game.markers[r]:
-                if name in hooked:
-                    out.extend(m for m in game.ruleset.markers[name].modifiers.get(stat, ()) if inst.scope_ok(m.scope))
-                    if name in game.copies:
-                        out.extend(m for m in game.ruleset.copy_of(name, game.copies[name]).modifiers.get(stat, ())
-                                   if inst.scope_ok(m.scope))
-    if game.bound_powers:
-        for r in sorted(inst.regions):
-            for name in game.bound_powers.get(r, ()):
-                out.extend(m for m in game.ruleset.powers[name].modifiers.get(stat, ()) if inst.scope_ok(m.scope))
-    return out
+def _defense_base(game: Game, inst: RaceInst | None, b: dict) -> int:
+    return sum(game.ruleset.markers[n].defense for n, _ in game.markers[b["target"]])
+
+
+def _const(v: Any):
+    """A base that does not depend on the game (`value` then skips computing it)."""
+    def base(game: Game, inst: RaceInst | None, b: dict) -> Any:
+        return v
+    base.constant = v  # type: ignore[attr-defined]
+    return base
+
+
+_TARGET = {"target": "region"}
+_AGAINST = {"target": "region", "attacker": "race"}
+
+STATS = {s.name: s for s in [
+    Stat("tokens.granted", "tokens a race receives when its combo is picked", "int",
+         "banner number + badge number (capped by the tokens left in the tray)", "race",
+         lambda game, inst, b: inst.race.tokens + (inst.power.tokens if inst.power else 0) if inst else 0),
+    Stat("conquest.cost", "tokens needed to conquer `target`", "int",
+         "2 + tokens in the region + region.defense + travel.cost", "attacker",
+         lambda game, inst, b: _cost_base(game, inst, b["target"], None), _TARGET, floor=1, favours="less"),
+    Stat("region.defense", "extra defence of `target` against `attacker`", "int",
+         "sum of the `defense` of the markers in the region", "defender", _defense_base, _AGAINST),
+    Stat("travel.cost", "extra cost of reaching `target` (added to conquest.cost)", "int", "0", "attacker",
+         _const(0), _TARGET, favours="less"),
+    Stat("conquest.reachable", "whether `target` may be attacked from where the race stands", "bool",
+         "`target` borders a region of the race", "attacker",
+         lambda game, inst, b: bool(inst and not game.board.neighbours[b["target"]].isdisjoint(inst.regions)),
+         _TARGET, favours="true"),
+    Stat("conquest.entry", "whether `target` may be the race's first conquest (it holds no region yet)", "bool",
+         "false: packs say where races enter", "attacker", _const(False), _TARGET, favours="true"),
+    Stat("region.conquerable", "whether `target` may be conquered at all by this race", "bool", "true",
+         "attacker", _const(True), _TARGET, favours="true"),
+    Stat("region.immune", "whether `target` is closed to `attacker` (conquest and its abilities)", "bool",
+         "true if an `immune` marker of another player lies there", "defender", _immune_base, _AGAINST),
+    Stat("conquest.final", "whether the race may make a final conquest with the die", "bool", "true",
+         "attacker", _const(True)),
+    Stat("loss.discard", "tokens the defender discards when it loses `target` (the rest withdraw)", "int",
+         "1 (a declined race loses every token)", "defender",
+         lambda game, inst, b: game.tokens[b["target"]] if inst is not None and inst.declined else 1, _AGAINST),
+    Stat("decline.keep", "tokens the race keeps in `target` when it goes into decline", "int", "1", "race",
+         _const(1), _TARGET),
+    Stat("race.plays", "whether the race plays a turn of its own (conquests, then redeployment) in its "
+         "player's turn; declined races that do play first", "bool", "true for the active race, false for a "
+         "declined one", "race", lambda game, inst, b: bool(inst is not None and not inst.declined)),
+    Stat("decline.slot", "whether this declined race takes the player's one declined-race slot", "bool",
+         "true", "race", _const(True)),
+    Stat("decline.after_scoring", "whether the race may go into decline right after scoring a turn", "bool",
+         "false", "race", _const(False)),
+    Stat("score.region", "coins `target` scores for its race at the end of the owner's turn", "int", "1",
+         "race", _const(1), _TARGET),
+    Stat("region.shielded", "whether `target` is shielded from `attacker`: the attacker's own favourable "
+         "modifiers (cheaper, reachable, enterable, conquerable) are ignored there and its abilities cannot "
+         "choose it", "bool", "false", "defender", _const(False), _AGAINST),
+    Stat("region.minimum", "the fewest tokens the race may keep in `target` when readying troops and "
+         "redeploying; a region left with fewer sends them to the race's most crowded region", "int", "1",
+         "race", _const(1), _TARGET, floor=1),
+    Stat("redeploy.vacate", "whether the race must empty `target` when it redeploys", "bool", "false",
+         "race", _const(False), _TARGET),
+]}
+
+_BOUNDED = frozenset(n for n, s in STATS.items() if s.floor is not None or s.cap is not None)
+_FAVOURED = {
+    "less": lambda before, after: after < before,
+    "true": lambda before, after: bool(after) and not before,
+}
 
 
 def modified(game: Game, stat: str, inst: RaceInst | None) -> bool:
-    """Could any rule change `stat` for `inst`? When not, the engine skips the
-    fold and uses its base (the frontier instead of every region, and so on)."""
+    """Could any rule change `stat` for `inst`? When not, the engine uses its base
+    (and searches the frontier instead of every region, and so on)."""
     rs = game.ruleset
     return (stat in rs.rule_mods or (inst is not None and stat in inst.mods) or stat in rs.marker_stats
             or bool(game.bound_powers) and stat in rs.power_stats)
@@ -77,24 +120,28 @@ def modified(game: Game, stat: str, inst: RaceInst | None) -> bool:
 
 def _applicable(game: Game, stat: str, inst: RaceInst) -> tuple[Modifier, ...]:
     mods = list(game.ruleset.rule_mods.get(stat, ())) + list(inst.mods.get(stat, ()))
-    return tuple(m for m in mods if m.scope == "always" or (m.scope == "declined") == inst.declined)
+    return tuple(m for m in mods if inst.scope_ok(m.scope))
 
 
 def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, Any], parts: list | None = None):
-    """The value of `stat` for `inst` given `base`; appends steps to `parts` if given."""
-    if inst is not None:
-        mods = inst.fold_cache.get(stat)
+    """The value of `stat` for `inst` from `base`; appends steps to `parts` if given."""
+    rs = game.ruleset
+    if inst is None:
+        mods = rs.rule_mods.get(stat, ())
+    else:
+        mods = inst.fold_cache.get(stat)  # type: ignore[assignment]
         if mods is None:
             mods = inst.fold_cache[stat] = _applicable(game, stat, inst)
-    else:
-        mods = game.ruleset.rule_mods.get(stat, ())
-    if game.ruleset.hooked_markers or game.bound_powers:
-        mods = mods + tuple(_held_marker_mods(game, inst, stat, b.get("target")))
+        if rs.hooked_markers or game.bound_powers:
+            held = [m for c in held_content(game, inst) for m in c.modifiers.get(stat, ()) if inst.scope_ok(m.scope)]
+            if held:
+                mods = mods + tuple(held)
     value = base
     if mods:
         ctx = Ctx(game, inst, b)
-        shield = stat in _FAVOURS and shielded(game, inst, b.get("target"))
-        for m in sorted(mods, key=_times_last) if game.ruleset.multiplies else mods:
+        favoured = _FAVOURED.get(STATS[stat].favours) if "region.shielded" in rs.modified_stats else None
+        shield = favoured is not None and shielded(game, inst, b.get("target"))
+        for m in sorted(mods, key=_times_last) if rs.multiplies else mods:
             if m.when is not None and not m.when(ctx):
                 continue
             before = value
@@ -104,35 +151,52 @@ def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, A
                 value = max(value, m.floor(ctx))
             if m.cap is not None:
                 value = min(value, m.cap(ctx))
-            if shield and m.origin != "rule" and _FAVOURS[stat](before, value):
+            if shield and m.origin != "rule" and favoured(before, value):  # type: ignore[misc]
                 value = before
                 if parts is not None:
                     parts.append((f"{m.source} (shielded)", "by", 0, before, before))
                 continue
             if parts is not None:
                 parts.append((m.source, m.op, v, before, value))
-    floor = _FLOORS.get(stat)
-    if floor is not None and value < floor:
-        if parts is not None:
-            parts.append(("floor", "set", floor, value, floor))
-        value = floor
+    if stat in _BOUNDED:
+        return _bounded(STATS[stat], value, parts)
     return value
 
 
-_FLOORS = {name: s.floor for name, s in STATS.items() if s.floor is not None}
-
-# attacker stats a shield guards, and when a change favours the attacker
-_FAVOURS = {
-    "conquest.cost": lambda before, after: after < before,
-    "travel.cost": lambda before, after: after < before,
-    "conquest.reachable": lambda before, after: bool(after) and not before,
-    "conquest.entry": lambda before, after: bool(after) and not before,
-    "region.conquerable": lambda before, after: bool(after) and not before,
-}
+def _bounded(entry: Stat, value: Any, parts: list | None) -> Any:
+    for name, bound in (("floor", entry.floor), ("cap", entry.cap)):
+        if bound is not None and (value < bound if name == "floor" else value > bound):
+            if parts is not None:
+                parts.append((name, "set", bound, value, bound))
+            value = bound
+    return value
 
 
 def _times_last(m: Modifier) -> bool:
     return m.op == "times"
+
+
+_CONSTANT = {n: _bounded(s, s.base.constant, None) for n, s in STATS.items()  # type: ignore[attr-defined]
+             if hasattr(s.base, "constant")}
+_NOTHING = object()
+
+
+def value(game: Game, stat: str, inst: RaceInst | None, parts: list | None = None, **b) -> Any:
+    """A stat's value for `inst`: its base, folded if any rule could change it."""
+    rs = game.ruleset
+    constant = _CONSTANT.get(stat, _NOTHING)
+    if not (stat in rs.rule_mods or (inst is not None and stat in inst.mods) or stat in rs.marker_stats
+            or game.bound_powers and stat in rs.power_stats):
+        if constant is not _NOTHING and parts is None:
+            return constant
+        base = STATS[stat].base(game, inst, b)
+        if parts is not None:
+            parts.append(("base", "set", base, base, base))
+        return _bounded(STATS[stat], base, parts) if stat in _BOUNDED else base
+    base = STATS[stat].base(game, inst, b) if constant is _NOTHING else constant
+    if parts is not None:
+        parts.append(("base", "set", base, base, base))
+    return fold(game, stat, base, inst, b, parts)
 
 
 def shielded(game: Game, attacker: RaceInst | None, target: int | None) -> bool:
@@ -143,6 +207,9 @@ def shielded(game: Game, attacker: RaceInst | None, target: int | None) -> bool:
     if defender is None or defender is attacker or not modified(game, "region.shielded", defender):
         return False
     return bool(fold(game, "region.shielded", False, defender, {"target": target, "attacker": attacker}))
+
+
+# ---- the stats with a base of parts (explained step by step) ------------------------
 
 
 def region_defense(game: Game, region: int, attacker: RaceInst | None, parts: list | None = None) -> int:
@@ -159,7 +226,7 @@ def region_defense(game: Game, region: int, attacker: RaceInst | None, parts: li
     return fold(game, "region.defense", base, defender, {"target": region, "attacker": attacker}, parts)
 
 
-def conquest_cost(game: Game, inst: RaceInst, region: int, parts: list | None = None) -> int:
+def _cost_base(game: Game, inst: RaceInst | None, region: int, parts: list | None) -> int:
     base = 2
     if parts is not None:
         parts.append(("base", "set", 2, 0, 2))
@@ -171,20 +238,17 @@ def conquest_cost(game: Game, inst: RaceInst, region: int, parts: list | None = 
             parts.append((f"{tokens} token(s) of {occ.name if occ else '?'}", "by", tokens, base - tokens, base))
     if game.markers[region] or game.occupant[region] is not None:
         base += region_defense(game, region, inst, parts)
-    b = {"target": region}
     if modified(game, "travel.cost", inst):
-        base += fold(game, "travel.cost", 0, inst, b, parts)
-    return fold(game, "conquest.cost", base, inst, b, parts)
+        base += fold(game, "travel.cost", 0, inst, {"target": region}, parts)
+    return base
+
+
+def conquest_cost(game: Game, inst: RaceInst, region: int, parts: list | None = None) -> int:
+    return fold(game, "conquest.cost", _cost_base(game, inst, region, parts), inst, {"target": region}, parts)
 
 
 def is_immune(game: Game, region: int, attacker: RaceInst) -> bool:
-    base = False
-    for name, owner in game.markers[region]:
-        if game.ruleset.markers[name].immune:
-            holder = game.races.get(owner) if owner is not None else game.occupant[region]
-            if holder is None or holder.player != attacker.player:
-                base = True
-                break
+    base = _immune_base(game, None, {"target": region, "attacker": attacker}) if game.markers[region] else False
     defender = game.occupant[region]
     if defender is None or not modified(game, "region.immune", defender):
         return base
@@ -193,14 +257,7 @@ def is_immune(game: Game, region: int, attacker: RaceInst) -> bool:
 
 def region_minimum(game: Game, inst: RaceInst, region: int) -> int:
     """The fewest tokens `inst` may keep in `region` (region.minimum, at least 1)."""
-    if not modified(game, "region.minimum", inst):
-        return 1
-    return max(1, fold(game, "region.minimum", 1, inst, {"target": region}))
-
-
-def stat(game: Game, name: str, inst: RaceInst | None, base: Any, **bindings) -> Any:
-    """Generic access used by the turn code for stats without a special base."""
-    return fold(game, name, base, inst, bindings)
+    return value(game, "region.minimum", inst, target=region)
 
 
 @attrs.frozen
@@ -212,43 +269,22 @@ class Explanation:
     def __str__(self) -> str:
         parts = []
         for source, op, v, before, after in self.steps:
-            if op == "set":
+            if source in ("floor", "cap"):
+                parts.append(f", {source} {v}")
+            elif op == "set":
                 parts.append(f"{source} {v}" if not parts else f"{source} sets {v}")
             elif op == "times":
                 parts.append(f"×{v} {source}")
             else:
                 parts.append(f"{'+' if v >= 0 else '-'}{abs(v)} {source}")
-        return f"{self.stat} {self.value} = " + " ".join(parts)
-
-
-def explain_cost(game: Game, inst: RaceInst, region: int) -> Explanation:
-    steps: list = []
-    value = conquest_cost(game, inst, region, steps)
-    return Explanation("conquest.cost", value, tuple(steps))
-
-
-def _base(game: Game, stat: str, inst: RaceInst | None, b: dict) -> Any:
-    """The engine's base value of a stat (engine/vocabulary.py says it in words)."""
-    target = b.get("target")
-    if stat == "tokens.granted":
-        return inst.race.tokens + (inst.power.tokens if inst.power else 0)
-    if stat == "conquest.reachable":
-        return bool(inst.regions and game.board.neighbours[target] & inst.regions)
-    if stat == "region.defense":
-        return sum(game.ruleset.markers[n].defense for n, _ in game.markers[target])
-    if stat == "loss.discard" and inst.declined:
-        return game.tokens[target]
-    return {"travel.cost": 0, "conquest.entry": False, "region.conquerable": True, "region.immune": False,
-            "conquest.final": True, "loss.discard": 1, "decline.keep": 1, "decline.acts": False,
-            "decline.slot": True, "decline.after_scoring": False, "score.region": 1,
-            "redeploy.vacate": False, "region.shielded": False, "region.minimum": 1}[stat]
+        return f"{self.stat} {self.value} = " + " ".join(parts).replace(" ,", ",")
 
 
 def explain(game: Game, stat: str, inst: RaceInst, **bindings) -> Explanation:
     """Why a stat has its value: the base and every modifier that applied."""
+    steps: list = []
     if stat == "conquest.cost":
-        return explain_cost(game, inst, bindings["target"])
-    base = _base(game, stat, inst, bindings)
-    steps: list = [("base", "set", base, base, base)]
-    value = fold(game, stat, base, inst, bindings, steps)
-    return Explanation(stat, value, tuple(steps))
+        result = conquest_cost(game, inst, bindings["target"], steps)
+    else:
+        result = value(game, stat, inst, steps, **bindings)
+    return Explanation(stat, result, tuple(steps))

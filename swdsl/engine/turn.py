@@ -3,18 +3,23 @@
 The turn is a queue of steps; `advance` runs automatic steps until the next
 player decision. Conquest, losses, decline, scoring and the market live here;
 moving single pieces lives in pieces.py and running triggers in events.py.
+
+Every race of the player for which the stat `race.plays` holds plays a turn of
+its own: conquests, then redeployment. By default that is the active race
+only; a declined race that plays does so first (R66).
 """
 
 from __future__ import annotations
 
-from swdsl.engine.events import fire, held_content, player_races
+from swdsl.engine import chance
+from swdsl.engine.events import fire, player_races
+from swdsl.engine.holdings import held_content
 from swdsl.engine.pieces import (
-    gain, markers_leave_with, pay, refill_powers, remove_markers, remove_player_markers, remove_race,
+    gain, markers_leave_with, new_race, pay, refill_powers, remove_markers, remove_player_markers, remove_race,
     take_from_tray, to_tray, vacate,
 )
-from swdsl.engine.state import Conquest, Game, RaceInst
-from swdsl.engine.stats import fold, modified, region_minimum
-
+from swdsl.engine.state import Conquest, Game, RaceInst, TurnState
+from swdsl.engine.stats import modified, region_minimum, value
 
 # ---- conquest ----------------------------------------------------------------------
 
@@ -24,10 +29,9 @@ def conquer(game: Game, inst: RaceInst, region: int, tokens: int, *, from_tray: 
     """`inst` takes `region` with `tokens` of its own (from hand or tray)."""
     defender = game.occupant[region]
     defenders = game.tokens[region]
-    occupied = defenders > 0
-    game.log.append(Conquest(region, inst.id, defender.id if defender else None,
-                             defender.player if defender else None, occupied,
-                             bool(defender and not defender.declined and defender.player is not None)))
+    game.turn.log.append(Conquest(region, inst.id, defender.id if defender else None,
+                                  defender.player if defender else None, defenders > 0,
+                                  bool(defender and not defender.declined and defender.player is not None)))
     if defender is not None:
         lose_region(game, defender, region, inst, destroy)
     if from_tray:
@@ -40,7 +44,7 @@ def conquer(game: Game, inst: RaceInst, region: int, tokens: int, *, from_tray: 
     game.occupant[region] = inst
     game.tokens[region] = tokens
     inst.regions.add(region)
-    game.conquered_in_phase = True
+    game.turn.conquered = True
     fire(game, "conquest.done", inst, target=region, defender=defender, defenders=defenders)
 
 
@@ -52,8 +56,7 @@ def lose_region(game: Game, defender: RaceInst, region: int, attacker: RaceInst,
     if destroy or defender.player is None:
         discard = n
     else:
-        base = n if defender.declined else 1
-        discard = min(n, max(0, fold(game, "loss.discard", base, defender, {"target": region, "attacker": attacker})))
+        discard = min(n, max(0, value(game, "loss.discard", defender, target=region, attacker=attacker)))
     to_tray(game, defender, discard)
     defender.pending += n - discard
     game.tokens[region] = 0
@@ -69,7 +72,7 @@ def lose_region(game: Game, defender: RaceInst, region: int, attacker: RaceInst,
             name, owner = marks[i]
             if owner == defender.id and defs[name].returns:
                 marks.pop(i)
-                game.queue_returns.append((name, owner))
+                game.turn.returning.append((name, owner))
         markers_leave_with(game, region, defender)
     if defender.declined and not defender.regions and defender.player is not None:
         remove_race(game, defender)
@@ -81,16 +84,19 @@ def rout(game: Game, inst: RaceInst, region: int) -> None:
     defender = game.occupant[region]
     if defender is None or defender is inst:
         return
-    game.log.append(Conquest(region, inst.id, defender.id, defender.player, game.tokens[region] > 0,
-                             bool(not defender.declined and defender.player is not None)))
+    game.turn.log.append(Conquest(region, inst.id, defender.id, defender.player, game.tokens[region] > 0,
+                                  bool(not defender.declined and defender.player is not None)))
     lose_region(game, defender, region, inst, False)
+
+
+def final_shortfall(game: Game) -> int:
+    """The most tokens a final conquest may lack: the die's largest face (R9)."""
+    return max(game.ruleset.die)
 
 
 def final_attempt(game: Game, inst: RaceInst, region: int, cost: int) -> None:
     """R9: target named, one roll, all remaining tokens go in on success."""
-    roll = game.rng.choice(game.ruleset.die)
-    game.die = roll
-    if inst.hand + roll >= cost:
+    if inst.hand + chance.roll(game) >= cost:
         conquer(game, inst, region, inst.hand)
     end_conquests(game)
 
@@ -101,9 +107,11 @@ def final_attempt(game: Game, inst: RaceInst, region: int, cost: int) -> None:
 def decline(game: Game, inst: RaceInst) -> None:
     """core-rules §11; the number kept per region, the exemption from the one
     declined slot and the power kept in decline all come from the rules."""
+    if game.turn.phase == "conquer" and inst is game.turn.acting:
+        unready_troops(game, inst)
     fire(game, "decline", inst)
-    p = game.players[inst.player]
-    keeps = {r: max(0, min(game.tokens[r], fold(game, "decline.keep", 1, inst, {"target": r})))
+    p = game.players[inst.player]  # type: ignore[index]
+    keeps = {r: max(0, min(game.tokens[r], value(game, "decline.keep", inst, target=r)))
              for r in sorted(inst.regions)}
     inst.declined = True
     inst.fold_cache.clear()
@@ -127,13 +135,13 @@ def decline(game: Game, inst: RaceInst) -> None:
         game.market.discard.append(inst.power.name)
         inst.power = None
         inst.rebuild_hooks()
-    if fold(game, "decline.slot", True, inst, {}):
+    if value(game, "decline.slot", inst):
         for old in list(p.declined):
-            if fold(game, "decline.slot", True, old, {}):
+            if value(game, "decline.slot", old):
                 remove_race(game, old)
     p.active = None
     p.declined.append(inst)
-    game.declined_this_turn = True
+    game.turn.declined = True
     if not inst.regions:
         remove_race(game, inst)
 
@@ -142,27 +150,35 @@ def decline(game: Game, inst: RaceInst) -> None:
 
 
 def ready_troops(game: Game, inst: RaceInst) -> None:
-    minimum = modified(game, "region.minimum", inst)
-    for r in inst.regions:
-        keep = region_minimum(game, inst, r) if minimum else 1
-        extra = game.tokens[r] - keep
+    """core-rules §10: all but the minimum of each region into hand, set-aside
+    tokens too (remembered: a race that declines instead puts them back)."""
+    readied = game.turn.readied
+    for r in sorted(inst.regions):
+        extra = game.tokens[r] - region_minimum(game, inst, r)
         if extra > 0:
-            game.tokens[r] = keep
+            game.tokens[r] -= extra
             inst.hand += extra
+            readied[r] = extra
     inst.hand += inst.reserve
     inst.reserve = 0
+
+
+def unready_troops(game: Game, inst: RaceInst) -> None:
+    """Going into decline is instead of expanding (core-rules §2): the tokens
+    readied this turn go back to the regions they came from."""
+    for r, n in game.turn.readied.items():
+        if r in inst.regions and inst.hand >= n:
+            game.tokens[r] += n
+            inst.hand -= n
+    game.turn.readied.clear()
 
 
 def begin_turn(game: Game) -> None:
     seat = game.current
     p = game.players[seat]
-    game.log.clear()
-    game.gone.clear()
+    game.turn = TurnState(actor=seat)
     for inst in game.races.values():
         inst.turn_tags.clear()
-    game.uses = {k: v for k, v in game.uses.items() if k[1] == "game"}
-    game.die = 0
-    game.picked_this_turn = game.declined_this_turn = False
     races = player_races(game, seat)
     for inst in races:
         for c in (inst.race, inst.power, *held_content(game, inst)):
@@ -176,20 +192,21 @@ def begin_turn(game: Game) -> None:
     for inst in races:
         fire(game, "turn.start", inst)
         inst.lost.clear()
-    game.queue = [("act", inst) for inst in p.declined if fold(game, "decline.acts", False, inst, {})]
-    game.queue += [("main", None), ("defend", None), ("score", None), ("after", None), ("next", None)]
+    game.turn.queue = [("play", inst) for inst in p.declined if value(game, "race.plays", inst)]
+    game.turn.queue += [("main", None), ("defend", None), ("score", None), ("after", None), ("next", None)]
     advance(game)
 
 
 def advance(game: Game) -> None:
     """Run automatic steps until a player must decide (or the game is over)."""
-    while game.queue:
-        step, inst = game.queue.pop(0)
+    turn = game.turn
+    while turn.queue:
+        step, inst = turn.queue.pop(0)
         seat = game.current
         p = game.players[seat]
-        game.actor = seat
-        if step == "act":
-            if inst.id not in game.races or not inst.declined:
+        turn.actor = seat
+        if step == "play":
+            if inst is None or inst.id not in game.races:
                 continue
             ready_troops(game, inst)
             start_conquests(game, inst)
@@ -197,14 +214,16 @@ def advance(game: Game) -> None:
         if step == "main":
             if p.active is None:
                 if game.visible_combos():
-                    game.phase, game.acting = "pick", None
+                    turn.phase, turn.acting = "pick", None
                     return
                 continue  # R10: nothing on offer, no race this turn
+            if not value(game, "race.plays", p.active):
+                continue
             start_conquests(game, p.active)
             return
         if step == "defend":
             if start_defence(game):
-                game.queue.insert(0, ("defend", None))
+                turn.queue.insert(0, ("defend", None))
                 return
             continue
         if step == "score":
@@ -212,8 +231,8 @@ def advance(game: Game) -> None:
             continue
         if step == "after":
             a = p.active
-            if a is not None and not game.declined_this_turn and fold(game, "decline.after_scoring", False, a, {}):
-                game.phase, game.acting = "after", a
+            if a is not None and not turn.declined and value(game, "decline.after_scoring", a):
+                turn.phase, turn.acting = "after", a
                 return
             continue
         if step == "next":
@@ -222,34 +241,38 @@ def advance(game: Game) -> None:
 
 
 def start_conquests(game: Game, inst: RaceInst) -> None:
-    game.phase, game.acting = "conquer", inst
-    game.conquered_in_phase = game.abandoned_in_phase = False
+    turn = game.turn
+    turn.phase, turn.acting = "conquer", inst
+    turn.conquered = turn.abandoned = False
 
 
 def end_conquests(game: Game) -> None:
-    inst = game.acting
+    inst = game.turn.acting
+    assert inst is not None
     fire(game, "conquests.end", inst)
     if modified(game, "redeploy.vacate", inst):
         for r in sorted(inst.regions):
-            if fold(game, "redeploy.vacate", False, inst, {"target": r}):
+            if value(game, "redeploy.vacate", inst, target=r):
                 vacate(game, inst, r)
     fire(game, "redeploy.start", inst)
-    game.gathered.clear()
-    game.placed.clear()
-    game.phase = "redeploy"
+    game.turn.gathered.clear()
+    game.turn.placed.clear()
+    game.turn.phase = "redeploy"
 
 
 def end_redeploy(game: Game) -> None:
-    inst = game.acting
-    if modified(game, "region.minimum", inst):
-        join_short_regions(game, inst)
+    inst = game.turn.acting
+    assert inst is not None
+    join_short_regions(game, inst)
     fire(game, "redeploy.end", inst)
     advance(game)
 
 
 def join_short_regions(game: Game, inst: RaceInst) -> None:
     """A region left with fewer tokens than its minimum sends them to the race's
-    most crowded other region."""
+    most crowded other region (docs/rulings.md D5)."""
+    if not modified(game, "region.minimum", inst):
+        return
     for r in sorted(inst.regions):
         if len(inst.regions) > 1 and game.tokens[r] < region_minimum(game, inst, r):
             n = vacate(game, inst, r)
@@ -261,8 +284,9 @@ def join_short_regions(game: Game, inst: RaceInst) -> None:
 def start_defence(game: Game) -> bool:
     """Defenders redeploy withdrawn tokens at the end of the active turn.
     Returns True if a defender must now choose where."""
-    while game.queue_returns:
-        name, owner = game.queue_returns.pop(0)
+    turn = game.turn
+    while turn.returning:
+        name, owner = turn.returning.pop(0)
         inst = game.races.get(owner)
         if inst is not None and inst.regions:
             r = min(sorted(inst.regions), key=lambda x: game.tokens[x])
@@ -276,7 +300,7 @@ def start_defence(game: Game) -> bool:
             if inst.pending <= 0:
                 continue
             if len(inst.regions) > 1:
-                game.phase, game.acting, game.actor = "defend", inst, seat
+                turn.phase, turn.acting, turn.actor = "defend", inst, seat
                 return True
             if inst.regions:
                 r = next(iter(inst.regions))
@@ -296,7 +320,7 @@ def score(game: Game, seat: int) -> None:
     races = player_races(game, seat)
     for inst in races:
         if modified(game, "score.region", inst):
-            total += sum(fold(game, "score.region", 1, inst, {"target": r}) for r in sorted(inst.regions))
+            total += sum(value(game, "score.region", inst, target=r) for r in sorted(inst.regions))
         else:
             total += len(inst.regions)
     gain(game, seat, total)
@@ -311,7 +335,7 @@ def next_turn(game: Game) -> None:
         game.round += 1
         if game.round > game.setup.rounds:
             game.round = game.setup.rounds
-            game.phase, game.acting, game.queue = "over", None, []
+            game.turn.phase, game.turn.acting, game.turn.queue = "over", None, []
             return
     begin_turn(game)
 
@@ -337,13 +361,10 @@ def pick(game: Game, offer: int) -> None:
     power = game.ruleset.powers[m.powers.pop(row)]
     if len(m.powers) < game.ruleset.market.visible:
         refill_powers(game)
-    inst = RaceInst(game.next_id, race, power, seat)
-    game.next_id += 1
-    game.races[inst.id] = inst
+    inst = new_race(game, race, power, seat)
     game.players[seat].active = inst
-    granted = fold(game, "tokens.granted", race.tokens + power.tokens, inst, {})
-    inst.hand = take_from_tray(game, inst, granted)
+    inst.hand = take_from_tray(game, inst, value(game, "tokens.granted", inst))
     inst.turns = 1
-    game.picked_this_turn = True
+    game.turn.picked = True
     fire(game, "combo.picked", inst)
     start_conquests(game, inst)

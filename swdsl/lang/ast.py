@@ -118,19 +118,19 @@ Expr = Int | Ref | RegionSet | Count | Attr | Call | Neg | Arith | BoolOp | Not 
 
 @node
 class Effect:
-    """One effect. `kind` is the grammar's effect name (gain, place, conquer, …);
-    `args` its expressions, `word` its name argument (a marker or a variable),
-    `options` its flags (from_tray, destroying) or extra names, `then`/`orelse`
-    the effects of `if` (and `then` those of `as`)."""
+    """One effect. `kind` names its entry in the engine's vocabulary
+    (engine/effects.py); `args` are its arguments in the entry's order: an
+    expression, a `Name` written in the rule (a marker, a variable, a pool…),
+    a flag (bool), a block of effects (a tuple), or None for an optional one
+    left out."""
 
     kind: str
     span: Span
-    args: tuple[Expr, ...] = ()
-    word: str = ""
-    word_span: Span | None = None
-    options: tuple[str, ...] = ()
-    then: tuple["Effect", ...] = ()
-    orelse: tuple["Effect", ...] = ()
+    args: tuple["Expr | Name | bool | tuple[Effect, ...] | None", ...] = ()
+
+    def blocks(self) -> list[tuple["Effect", ...]]:
+        """The blocks of effects it runs (`if`, `as`)."""
+        return [a for a in self.args if isinstance(a, tuple)]
 
 
 @node

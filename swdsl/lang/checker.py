@@ -15,6 +15,7 @@ from swdsl.diagnostics import Diagnostic, Span, did_you_mean
 from swdsl.engine import vocabulary as V
 from swdsl.lang import ast
 
+from swdsl.engine.entries import EXPRESSION_KINDS
 from swdsl.lang.typer import ELEMENT, SETS, Checked, PackNames, Typer, _Env, described
 
 MAX_ITEMS = 200
@@ -217,99 +218,57 @@ class Checker(Typer):
             self.effect(env, e, depth)
 
     def effect(self, env: _Env, e: ast.Effect, depth: int) -> None:
-        path = env.decl.path
-        k = e.kind
-        if k == "gain":
-            self.expect(env, e.args[0], "int")
-            if len(e.args) > 1:
-                self.expect_any(env, e.args[1], SETS)
-        elif k == "pay":
-            self.expect(env, e.args[0], "int")
-            if len(e.args) > 1:
-                self.expect(env, e.args[1], "player")
-        elif k == "take":
-            self.expect(env, e.args[0], "int")
-            self.expect_any(env, e.args[1], ("player", "players"))
-        elif k in ("add", "discard"):
-            self.expect(env, e.args[0], "int")
-            if len(e.args) > 1:
-                self.expect(env, e.args[1], "region")
-        elif k == "set_aside":
-            self.expect(env, e.args[0], "int")
-        elif k in ("place", "remove", "move"):
-            self.marker_name(path, e.word, e.word_span)
-            wants = {"place": ("region", "regions"), "remove": ("region", "regions", "player", "players")}
-            t = self.expect_any(env, e.args[0], wants.get(k, ("region",)))
-            self.out.resolved[id(e)] = (t,)  # regions and players are both numbers at run time
-        elif k == "give":
-            self.marker_name(path, e.word, e.word_span)
-            self.expect_any(env, e.args[0], ("player", "players"))
-        elif k == "return":
-            self.marker_name(path, e.word, e.word_span)
-            self.pool_name(path, e.options[0], e.word_span)
-            self.expect_any(env, e.args[0], ("region", "regions"))
-        elif k == "award":
-            self.expect(env, e.args[0], "int")
-            self.expect_any(env, e.args[1], ("player", "players"))
-        elif k == "rout":
-            self.expect_any(env, e.args[0], ("region", "regions"))
-        elif k == "move_tokens":
-            self.expect(env, e.args[0], "int")
-            self.expect(env, e.args[1], "region")
-            self.expect(env, e.args[2], "region")
-        elif k == "swap":
-            t = self.expect_any(env, e.args[0], ("region", "power"))
-            if t == "?":
-                self.expr(env, e.args[1])
+        """Check an effect against its entry's signature, argument by argument."""
+        entry = V.EFFECTS.get(e.kind)
+        if entry is None:
+            self.error(env.decl.path, e.span, "SW199", f"unsupported effect '{e.kind}'")
+            return
+        types: dict[str, str] = {}
+        words: dict[str, str] = {}
+        for param, arg in zip(entry.params, e.args):
+            if arg is None or isinstance(arg, bool):
+                continue
+            if isinstance(arg, tuple):
+                self.effects(env, arg, depth + 1)
+            elif isinstance(arg, ast.Name):
+                types[param.name], words[param.name] = self.word(env, param.kind, arg), arg.text
+            elif param.same_as and types.get(param.same_as, "?") != "?":
+                want, t = types[param.same_as], self.expr(env, arg)
+                if t not in (want, "?"):
+                    what = f"'{words[param.same_as]}' holds" if param.same_as in words else "it needs"
+                    self.error(env.decl.path, arg.span, "SW103", f"{what} {described(want)}, this is {described(t)}")
+                types[param.name] = t
             else:
-                self.expect(env, e.args[1], t)
-        elif k == "draw":
-            if e.word not in self.names.pools and e.word not in V.POOLS:
-                self.error(path, e.word_span, "SW115", f"unknown marker pool '{e.word}'",
-                           did_you_mean(e.word, self.names.pools) or "pools are declared in pack.yaml under `pools:`")
-            self.expect(env, e.args[0], "region")
-        elif k in ("set", "increase", "decrease", "roll"):
-            vt = env.variables.get(e.word)
-            if vt is None:
-                self.error(path, e.word_span, "SW123", f"unknown variable '{e.word}'",
-                           did_you_mean(e.word, env.variables) or f"declare it: `var {e.word} = 0`")
-            elif k == "set":
-                t = self.expr(env, e.args[0])
-                if t not in (vt, "?"):
-                    self.error(path, e.args[0].span, "SW103", f"'{e.word}' holds {described(vt)}, this is {described(t)}")
-            elif vt != "int":
-                self.error(path, e.word_span, "SW103", f"'{e.word}' holds a player, not a number")
-            else:
-                for a in e.args:
-                    self.expect(env, a, "int")
-        elif k == "conquer":
-            self.expect(env, e.args[0], "region")
-            if len(e.args) > 1:
-                self.expect(env, e.args[1], "int")
-        elif k in ("vacate", "withdraw"):
-            self.expect_any(env, e.args[0], ("region", "regions"))
-        elif k == "recruit":
-            self.expect(env, e.args[0], "int")
-            self.marker_name(path, e.word, e.word_span)
-        elif k == "dismiss":
-            self.marker_name(path, e.word, e.word_span)
-        elif k == "copy":
-            self.marker_name(path, e.word, e.word_span)
-            what = e.options[0]
-            if what not in self.names.marker_tags and what not in self.names.markers:
-                self.error(path, e.span, "SW117", f"unknown marker kind or tag '{what}'",
-                           did_you_mean(what, self.names.marker_tags | self.names.markers)
+                types[param.name] = self.expect_any(env, arg, EXPRESSION_KINDS[param.kind])
+        overloaded = next((p.name for p in entry.params if len(EXPRESSION_KINDS.get(p.kind, ())) > 1
+                           and entry.by_type), None)
+        if overloaded is not None:
+            self.out.resolved[id(e)] = (types.get(overloaded, "?"),)
+
+    def word(self, env: _Env, kind: str, name: ast.Name) -> str:
+        """Check a name written in an effect (a marker, a pool, a variable…); the type it stands for."""
+        path, n = env.decl.path, name.text
+        if kind == "marker":
+            self.marker_name(path, n, name.span)
+        elif kind == "pool":
+            if n not in self.names.pools and n not in V.POOLS:
+                self.error(path, name.span, "SW115", f"unknown marker pool '{n}'",
+                           did_you_mean(n, self.names.pools) or "pools are declared in pack.yaml under `pools:`")
+        elif kind == "piece":
+            if n not in self.names.marker_tags and n not in self.names.markers:
+                self.error(path, name.span, "SW117", f"unknown marker kind or tag '{n}'",
+                           did_you_mean(n, self.names.marker_tags | self.names.markers)
                            or "copy a kind (`relic`, `place`), a marker tag or a marker")
-            self.expect(env, e.args[0], "region")
-        elif k == "tag":
-            self.expect(env, e.args[0], "race")
-        elif k == "as":
-            self.expect(env, e.args[0], "race")
-            self.effects(env, e.then, depth + 1)
-        elif k == "if":
-            self.expect(env, e.args[0], "bool")
-            self.effects(env, e.then, depth + 1)
-            self.effects(env, e.orelse, depth + 1)
+        elif kind in ("var", "counter"):
+            vt = env.variables.get(n)
+            if vt is None:
+                self.error(path, name.span, "SW123", f"unknown variable '{n}'",
+                           did_you_mean(n, env.variables) or f"declare it: `var {n} = 0`")
+                return "?"
+            if kind == "counter" and vt != "int":
+                self.error(path, name.span, "SW103", f"'{n}' holds a player, not a number")
+            return vt
+        return "?"
 
     def pool_name(self, path: str, name: str, span: Span | None) -> None:
         if name not in self.names.pools:

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import operator
 
+from swdsl.engine import queries as Q
+from swdsl.engine.vocabulary import ATTRIBUTES, FUNCTIONS, LOG_STATES, SETS, STATES, VALUES
 from swdsl.lang import ast
-from swdsl.lang.runtime import (
-    ATTR, NAMED, SETS, STATES, WAS, as_regions, const, count_groups, has_tag, marker_region, reach,
-)
 
+
+def const(v):
+    return lambda ctx: v
+
+_MAP_ATTRIBUTES = {("terrain", "region"), ("area", "region"), ("neighbours", "region")}  # fixed by the map
 _CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
         ">=": operator.ge}
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul,
@@ -45,21 +49,19 @@ class ExprCompiler:
         if kind == "terrain":
             return const(res[1])
         if kind == "attr_it":
-            get = ATTR[(res[1], res[2])]
+            get = ATTRIBUTES[(res[1], res[2])].get
             return lambda ctx: get(ctx, ctx.it)
         if kind == "state_it":
-            state = STATES[(res[1], res[2])]
+            state = STATES[(res[1], res[2])].test
             return lambda ctx: state(ctx, ctx.it)
         if kind == "attr_me":
-            get = ATTR[(res[1], "race")]
+            get = ATTRIBUTES[(res[1], "race")].get
             return lambda ctx: get(ctx, ctx.me)
-        if res[1] == "here":
-            marker = self.decl_name
-            return lambda ctx: marker_region(ctx, marker)
-        return NAMED[res[1]]
+        value = VALUES[res[1]]
+        return value.get(self.decl_name) if value.per_declaration else value.get
 
     def _regionset(self, e: ast.RegionSet):
-        return SETS[e.qual]
+        return SETS[e.qual].get
 
     def _count(self, e: ast.Count):
         of = self.expr(e.of)
@@ -67,19 +69,13 @@ class ExprCompiler:
 
     def _attr(self, e: ast.Attr):
         _, name, st = self.res[id(e)]
-        get, subject = ATTR[(name, st)], self.expr(e.subject)
+        get, subject = ATTRIBUTES[(name, st)].get, self.expr(e.subject)
         return lambda ctx: get(ctx, subject(ctx))
 
     def _call(self, e: ast.Call):
         args = [self.expr(a) for a in e.args]
-        if e.func == "groups":
-            regions = args[0]
-            return lambda ctx: count_groups(ctx.game, as_regions(regions(ctx)))
-        if e.func == "reach":
-            start, through = args
-            return lambda ctx: reach(ctx.game, as_regions(start(ctx)), as_regions(through(ctx)))
-        f = min if e.func == "min" else max
-        return lambda ctx: f(a(ctx) for a in args)
+        call = FUNCTIONS[e.func].call
+        return lambda ctx: call(ctx, *[a(ctx) for a in args])
 
     def _neg(self, e: ast.Neg):
         v = self.expr(e.value)
@@ -128,7 +124,8 @@ class ExprCompiler:
             return True
         if isinstance(e, ast.Ref):
             res = self.res.get(id(e), ("?",))
-            return res[0] in ("it", "terrain") or e.name in ("true", "false") or res == ("state_it", "region", "edge")
+            return res[0] in ("it", "terrain") or e.name in ("true", "false") or res == ("state_it", "region", "edge") \
+                or res[0] == "attr_it" and (res[1], res[2]) in _MAP_ATTRIBUTES
         if isinstance(e, ast.BoolOp):
             return self.static(e.left) and self.static(e.right)
         if isinstance(e, ast.Not):
@@ -152,7 +149,7 @@ class ExprCompiler:
         kind = res[0]
         negate = e.kind == "is_not"
         if kind == "state":
-            fn = STATES[(res[1], res[2])]
+            fn = STATES[(res[1], res[2])].test
             test = lambda ctx: fn(ctx, subject(ctx))  # noqa: E731
         elif kind in ("terrain_is", "terrain_in", "symbol"):
             test = _looks_like(subject, res[-1], region=res[0] == "symbol" or res[1] == "region")
@@ -161,42 +158,22 @@ class ExprCompiler:
             test = lambda ctx: subject(ctx) == arg(ctx)  # noqa: E731
         elif kind == "marker":
             name = self.rename.get(res[1], res[1])
-            test = lambda ctx: any(n == name for n, _ in ctx.game.markers[subject(ctx)])  # noqa: E731
+            test = lambda ctx: Q.has_marker(ctx.game, subject(ctx), name)  # noqa: E731
         elif kind == "marker_kind":
             name = res[1]
-
-            def test(ctx):
-                defs = ctx.game.ruleset.markers
-                return any(defs[n].kind == name or name in defs[n].tags for n, _ in ctx.game.markers[subject(ctx)])
+            test = lambda ctx: Q.has_piece_kind(ctx.game, subject(ctx), name)  # noqa: E731
         elif kind == "tag":
             name = res[1]
-            test = lambda ctx: has_tag(subject(ctx), name)  # noqa: E731
+            test = lambda ctx: Q.has_tag(subject(ctx), name)  # noqa: E731
         elif kind == "borders":
             arg = self.expr(e.arg)
-
-            def one(ctx, r, other):
-                nb = ctx.game.board.neighbours[r]
-                if isinstance(other, int):
-                    return other in nb
-                if isinstance(other, frozenset):
-                    return not nb.isdisjoint(other)
-                return any(x in nb for x in other)
-
-            def test(ctx):
-                r, other = subject(ctx), arg(ctx)
-                if r is None or other is None:
-                    return False
-                if isinstance(r, int):
-                    return one(ctx, r, other)
-                return any(one(ctx, x, other) for x in r)  # some region of a set borders it
+            test = lambda ctx: Q.borders(ctx.game, subject(ctx), arg(ctx))  # noqa: E731
         elif kind == "player_marker":
             name = res[1]
-
-            def test(ctx):
-                p = subject(ctx)
-                return p is not None and any(n == name for n, _ in ctx.game.players[p].markers)
+            test = lambda ctx: Q.player_has_marker(ctx.game, subject(ctx), name)  # noqa: E731
         elif kind == "was":
-            test = WAS[(res[1], res[2])](subject)
+            was = LOG_STATES[(res[1], res[2])].test
+            test = lambda ctx: was(ctx, subject(ctx))  # noqa: E731
         else:
             return const(False)
         if negate:

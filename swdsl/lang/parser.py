@@ -36,8 +36,8 @@ _HUMAN = {
     "ADD": "'+' or '-'",
     "MUL": "'*' or '/'",
     "KIND": "a declaration (race, power, relic, place, marker, rule)",
-    "COIN": "'coins'",
-    "TOKEN": "'tokens'",
+    "_COIN": "'coins'",
+    "_TOKEN": "'tokens'",
     "SET_QUAL": "'my', 'conquered' or 'lost'",
     "REGIONS": "'regions'",
     "FUNC": "a function (min, max, groups, reach)",
@@ -114,7 +114,7 @@ def lark_parser() -> Lark:
         lexer="contextual",
         postlex=_JoinBracketedLines(),
         propagate_positions=True,
-        maybe_placeholders=False,
+        maybe_placeholders=True,
     )
     cache = _cache_file(text)
     if cache:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from lark import Token, Transformer, v_args
 
 from swdsl.diagnostics import Span
+from swdsl.engine.entries import BLOCK, FLAG
+from swdsl.engine.vocabulary import EFFECTS
 from swdsl.lang import ast
 
 
@@ -17,18 +19,6 @@ def span_of(meta_or_tok) -> Span:
     return Span(m.line, m.column, m.end_line, m.end_column)
 
 
-
-
-def _expressions_effect(kind: str):
-    def method(self, meta, c):
-        return self._effect(kind, meta, [x for x in c if not isinstance(x, Token)])
-    return method
-
-
-def _named_effect(kind: str):
-    def method(self, meta, c):
-        return self._effect(kind, meta, [c[1]], word=c[0])
-    return method
 
 
 @v_args(meta=True)
@@ -168,107 +158,34 @@ class ToAst(Transformer):
     def var_reset(self, meta, c):
         return ("reset", ast.Name(text=str(c[0]), span=span_of(c[0])))
 
-    # effects
-    def _effect(self, kind, meta, args=(), word=None, **kw):
-        return ast.Effect(kind=kind, span=span_of(meta), args=tuple(args),
-                          word=str(word) if word is not None else "",
-                          word_span=span_of(word) if word is not None else None, **kw)
+    # effects: every alternative of `effect` is named after its entry; its parts are the entry's arguments
+    def __default__(self, data, children, meta):
+        entry = EFFECTS.get(str(data))
+        if entry is None:
+            return super().__default__(data, children, meta)
+        args = []
+        for param, child in zip(entry.params, children):
+            if param.kind == BLOCK and child is not None:
+                child = _effect_tuple(child)
+            elif param.kind == FLAG:
+                child = bool(child)
+            args.append(child)
+        return ast.Effect(kind=entry.name, span=span_of(meta), args=tuple(args))
 
-    def gain(self, meta, c):
-        exprs = [x for x in c if not isinstance(x, Token)]
-        return self._effect("gain", meta, exprs)
+    def word(self, meta, c):
+        return ast.Name(text=str(c[0]), span=span_of(c[0]))
 
     def for_each(self, meta, c):
         return c[0]
 
-    # effects whose arguments are all expressions, and effects `KEYWORD NAME … EXPR`
-    pay = _expressions_effect("pay")
-    take = _expressions_effect("take")
-    add_tokens = _expressions_effect("add")
-    discard_tokens = _expressions_effect("discard")
-    move_tokens = _expressions_effect("move_tokens")
-    place = _named_effect("place")
-    remove = _named_effect("remove")
-    move = _named_effect("move")
-    draw = _named_effect("draw")
-    set_var = _named_effect("set")
-    increase = _named_effect("increase")
-    decrease = _named_effect("decrease")
-
-    def set_aside(self, meta, c):
-        return self._effect("set_aside", meta, [c[0]])
-
-    def roll(self, meta, c):
-        return self._effect("roll", meta, [], word=c[0])
-
-    def vacate(self, meta, c):
-        return self._effect("vacate", meta, [c[0]])
-
-    def withdraw(self, meta, c):
-        return self._effect("withdraw", meta, [c[0]])
-
-    def end_conquests(self, meta, c):
-        return self._effect("end_conquests", meta)
-
-    def recruit(self, meta, c):
-        return self._effect("recruit", meta, [c[0]], word=c[1])
-
-    def dismiss(self, meta, c):
-        return self._effect("dismiss", meta, [], word=c[0])
-
-    def copy(self, meta, c):
-        # `copy KIND from REGION to MARKER`: word = the marker that copies, options = (kind,)
-        return self._effect("copy", meta, [c[1]], word=c[2], options=(str(c[0]),))
-
-    def tag(self, meta, c):
-        return self._effect("tag", meta, [c[0]], word=c[1])
-
-    def as_race(self, meta, c):
-        return self._effect("as", meta, [c[0]], then=_effect_tuple(c[1]))
-
-    def rout(self, meta, c):
-        return self._effect("rout", meta, [c[0]])
-
-    def swap(self, meta, c):
-        return self._effect("swap", meta, [c[0], c[1]])
-
-    def give(self, meta, c):
-        return self._effect("give", meta, [c[1]], word=c[0])
-
-    def award(self, meta, c):
-        return self._effect("award", meta, [x for x in c if not isinstance(x, Token)])
-
-    def return_(self, meta, c):
-        # `return MARKER to POOL from SELECTION`: word = marker, options = (pool,)
-        return self._effect("return", meta, [c[2]], word=c[0], options=(str(c[1]),))
-
-    def conquer(self, meta, c):
-        target, *opts = c
-        args = [target]
-        flags = []
-        using = None
-        for kind, value in opts:
-            if kind == "using":
-                using = value
-            else:
-                flags.append(kind)
-        if using is not None:
-            args.append(using)
-        return self._effect("conquer", meta, args, options=tuple(flags))
-
     def using(self, meta, c):
-        return ("using", c[0])
+        return c[0]
 
     def from_tray(self, meta, c):
-        return ("from_tray", None)
+        return True
 
     def destroying(self, meta, c):
-        return ("destroying", None)
-
-    def if_(self, meta, c):
-        cond, then, *orelse = c
-        return self._effect("if", meta, [cond], then=_effect_tuple(then),
-                            orelse=_effect_tuple(orelse[0]) if orelse else ())
+        return True
 
     # expressions
     def int_(self, meta, c):

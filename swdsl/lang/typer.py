@@ -12,6 +12,7 @@ import attrs
 
 from swdsl.diagnostics import Diagnostic, Span, did_you_mean
 from swdsl.engine import vocabulary as V
+from swdsl.engine.entries import EXPRESSION_KINDS
 from swdsl.lang import ast
 
 
@@ -58,8 +59,17 @@ class _Env:
 
 ELEMENT = {"regions": "region", "players": "player", "races": "race", "powers": "power"}
 SETS = tuple(ELEMENT)
-STATES = {"region": V.REGION_STATES, "race": V.RACE_STATES, "player": {"me": V.PLAYER_STATES["me"]}}
-LOG = {"region": V.LOG_STATES, "player": {"attacked": V.PLAYER_STATES["attacked"]}, "race": V.RACE_LOG_STATES}
+
+
+def _by_subject(entries) -> dict[str, dict[str, str]]:
+    out: dict[str, dict[str, str]] = {}
+    for (subject, name), entry in entries.items():
+        out.setdefault(subject, {})[name] = entry.doc
+    return out
+
+
+STATES = _by_subject(V.STATES)  # subject -> state name -> doc
+LOG = _by_subject(V.LOG_STATES)
 
 
 class Typer:
@@ -153,18 +163,15 @@ class Typer:
         return "?"
 
     def call(self, env: _Env, e: ast.Call) -> str:
-        if e.func in ("min", "max"):
-            for a in e.args:
-                self.expect(env, a, "int")
-        else:
-            want = 1 if e.func == "groups" else 2
-            if len(e.args) != want:
-                example = "groups(my regions)" if want == 1 else "reach(my regions, regions where terrain is river)"
-                self.error(env.decl.path, e.span, "SW103", f"`{e.func}` takes {want} argument{'s' * (want > 1)}",
-                           f"write e.g. `{example}`")
-            for a in e.args[:want]:
-                self.expect_any(env, a, ("region", "regions"))
-        return V.FUNCTIONS[e.func][0]
+        f = V.FUNCTIONS[e.func]
+        params = list(f.params) + [f.params[-1]] * (len(e.args) - len(f.params)) if f.variadic else list(f.params)
+        if len(e.args) != len(params) or (f.variadic and len(e.args) < 2):
+            want = "2 or more" if f.variadic else str(len(params))
+            self.error(env.decl.path, e.span, "SW103", f"`{e.func}` takes {want} argument{'s' * (want != '1')}",
+                       f"write e.g. `{f.example}`")
+        for param, a in zip(params, e.args):
+            self.expect_any(env, a, EXPRESSION_KINDS[param.kind])
+        return f.type
 
     def ref(self, env: _Env, e: ast.Ref) -> str:
         n = e.name
@@ -178,8 +185,8 @@ class Typer:
             return self.resolve(e, ("binding", n), env.bindings[n])
         if n in env.variables:
             return self.resolve(e, ("var", n), env.variables[n])
-        if n in V.NAMED_VALUES:
-            return self.resolve(e, ("named", n), V.NAMED_VALUES[n][0])
+        if n in V.VALUES:
+            return self.resolve(e, ("named", n), V.VALUES[n].type)
         if env.it and (n, env.it) in V.ATTRIBUTES:
             return self.resolve(e, ("attr_it", n, env.it), V.ATTRIBUTES[(n, env.it)].type)
         if env.it and n in STATES.get(env.it, {}):  # `regions where enemy`: a state of the element
@@ -188,7 +195,7 @@ class Typer:
             return self.resolve(e, ("attr_me", n), V.ATTRIBUTES[(n, "race")].type)
         if n in self.names.terrains:
             return self.resolve(e, ("terrain", n), "terrain")
-        choices = list(env.bindings) + list(env.variables) + list(V.NAMED_VALUES) + [a for a, _ in V.ATTRIBUTES]
+        choices = list(env.bindings) + list(env.variables) + list(V.VALUES) + [a for a, _ in V.ATTRIBUTES]
         choices += list(self.names.terrains)
         hint = did_you_mean(n, choices)
         bound_in = [x.name for x in list(V.EVENTS.values()) + list(V.STATS.values()) if n in x.bindings]
@@ -224,7 +231,7 @@ class Typer:
             if isinstance(arg, ast.Ref) and st in ("region", "terrain") and arg.name in self.names.terrains:
                 return self.resolve(e, ("terrain_is", st, arg.name, self.names.like(arg.name)), "bool")
             if isinstance(arg, ast.Ref) and arg.name not in env.bindings and arg.name not in env.variables \
-                    and arg.name not in V.NAMED_VALUES:
+                    and arg.name not in V.VALUES:
                 options = list(STATES.get(st, {})) + (list(self.names.terrains) if st in ("region", "terrain") else [])
                 hint = did_you_mean(arg.name, options) or "known: " + ", ".join(sorted(options))
                 if st == "terrain":

@@ -15,6 +15,7 @@ import attrs
 
 from swdsl.diagnostics import Diagnostic, PackError, Span, did_you_mean
 from swdsl.engine.ruleset import Layout, Market, Placement, Ruleset, Setup
+from swdsl.engine.vocabulary import EFFECTS
 from swdsl.lang import ast
 from swdsl.lang.checker import PackNames, check, unused_markers
 from swdsl.lang.compiler import compile_copies, compile_decls
@@ -373,9 +374,9 @@ def _tag_words(d: ast.Decl) -> set[str]:
     while stack:
         e = stack.pop()
         if isinstance(e, ast.Effect):
-            if e.kind == "tag":
-                out.add(e.word)
-            stack.extend(e.then + e.orelse)
+            out.update(arg.text for p, arg in zip(EFFECTS[e.kind].params, e.args)
+                       if p.kind == "tag" and isinstance(arg, ast.Name))
+            stack.extend(x for block in e.blocks() for x in block)
     return out
 
 

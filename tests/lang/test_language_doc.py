@@ -16,7 +16,7 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "language.md"
 def test_reference_is_generated_from_the_vocabulary():
     text = DOC.read_text()
     generated = text[text.index(BEGIN): text.index(END) + len(END)]
-    assert generated == render(), "run: python -m swdsl.lang.reference"
+    assert generated == render(), "run: swdsl reference docs/language.md"
 
 
 def _blocks(lang):

@@ -1,0 +1,48 @@
+"""Chance: every random outcome of a game comes from here, drawn with the game's
+seeded generator, so a game is a pure function of (ruleset, players, seed,
+actions).
+
+A scenario or a test fixes outcomes in advance with `game.script`: `die` lists
+die rolls, and a hidden pool's name lists the markers its next draws give.
+Scripted outcomes are used first, in order; then chance takes over again.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence, TypeVar
+
+if TYPE_CHECKING:
+    from swdsl.engine.state import Game
+
+T = TypeVar("T")
+
+
+def pick(game: Game, what: str, options: Sequence[T]) -> T:
+    """One of `options`, at random, unless the script fixes the next `what`."""
+    fixed = game.script.get(what)
+    if fixed:
+        return fixed.pop(0)
+    return options[game.rng.randrange(len(options))] if len(options) > 1 else options[0]
+
+
+def shuffle(game: Game, items: list) -> None:
+    game.rng.shuffle(items)
+
+
+def roll(game: Game) -> int:
+    """A roll of the reinforcement die (pack.yaml `die`); it is also the turn's `die`."""
+    game.turn.die = pick(game, "die", game.ruleset.die)
+    return game.turn.die
+
+
+def draw(game: Game, pool: str) -> str | None:
+    """The top marker of a hidden pool, or the one the script names next (taken out of the pool)."""
+    left = game.hidden.get(pool)
+    if not left:
+        return None
+    fixed = game.script.get(pool)
+    if fixed and fixed[0] in left:
+        name = fixed.pop(0)
+        left.remove(name)
+        return name
+    return left.pop()

@@ -1,0 +1,224 @@
+"""Effects: what rules can do, each an entry with its syntax, doc, signature and
+implementation. Implementations reach the game only through the primitives of
+pieces.py and turn.py (which keep the invariants) and chance.py.
+
+An implementation is called as `run(ctx, *arguments)`, arguments in the order
+of the entry's parameters (the grammar's order): expression values, names
+written in the rule, flags, and blocks of effects as functions of a Ctx.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from swdsl.engine import chance, pieces, turn
+from swdsl.engine.entries import Ctx, Effect, Param
+from swdsl.engine.queries import as_regions
+from swdsl.engine.stats import conquest_cost, region_minimum
+
+
+def _gain(ctx: Ctx, amount: int, each: Any) -> None:
+    n = amount if each is None else amount * len(each)
+    pieces.gain(ctx.game, ctx.me.player, n)  # type: ignore[union-attr]
+
+
+def _take(ctx: Ctx, amount: int, victims: Any) -> None:
+    for seat in as_regions(victims):
+        pieces.pay(ctx.game, seat, amount, ctx.me.player)  # type: ignore[union-attr]
+
+
+def _discard(ctx: Ctx, n: int, where: int | None) -> None:
+    if where is not None:
+        pieces.remove_tokens(ctx.game, where, n)  # whichever race holds it
+    else:
+        pieces.discard_from_hand(ctx.game, ctx.me, n)  # type: ignore[arg-type]
+
+
+def _each_region(primitive: Callable[..., Any]) -> Callable[..., None]:
+    """An effect applying `primitive(game, me, r)` to every region selected."""
+    def run(ctx: Ctx, where: Any) -> None:
+        for r in as_regions(where):
+            primitive(ctx.game, ctx.me, r)
+    return run
+
+
+def _vacate(game, me, r: int) -> None:
+    if game.occupant[r] is me:
+        pieces.vacate(game, me, r)
+
+
+def _withdraw(game, me, r: int) -> None:
+    if game.occupant[r] is me:
+        pieces.withdraw(game, me, r, region_minimum(game, me, r))
+
+
+def _shift(ctx: Ctx, n: int, src: int | None, dst: int | None) -> None:
+    if src is not None and dst is not None:
+        pieces.shift_tokens(ctx.game, src, dst, n)
+
+
+def _draw(ctx: Ctx, pool: str, where: int | None) -> None:
+    if where is None:
+        return
+    if pool == "power":
+        pieces.bind_power(ctx.game, where)
+    else:
+        pieces.draw_marker(ctx.game, pool, where, ctx.me)
+
+
+def _set(ctx: Ctx, var: str, v: Any) -> None:
+    ctx.me.vars[var] = v  # type: ignore[union-attr]
+
+
+def _bump(sign: int):
+    def run(ctx: Ctx, var: str, n: int) -> None:
+        ctx.me.vars[var] = (ctx.me.vars.get(var) or 0) + sign * n  # type: ignore[union-attr]
+    return run
+
+
+def _roll(ctx: Ctx, var: str) -> None:
+    ctx.me.vars[var] = chance.roll(ctx.game)  # type: ignore[union-attr]
+
+
+def _conquer(ctx: Ctx, r: int | None, using: int | None, from_tray: bool, destroying: bool) -> None:
+    g, me = ctx.game, ctx.me
+    if r is None or me is None or g.occupant[r] is me:
+        return
+    n = using if using is not None else conquest_cost(g, me, r)
+    turn.conquer(g, me, r, max(1, n), from_tray=from_tray, destroy=destroying)
+
+
+def _end_conquests(ctx: Ctx) -> None:
+    if ctx.game.turn.phase == "conquer" and ctx.game.turn.acting is ctx.me:
+        turn.end_conquests(ctx.game)
+
+
+def _copy(ctx: Ctx, kind: str, where: int | None, marker: str) -> None:
+    if where is not None:
+        pieces.copy_marker(ctx.game, kind, where, marker)
+
+
+def _tag(ctx: Ctx, race: Any, name: str) -> None:
+    if race is not None:
+        race.turn_tags.add(name)
+
+
+def _as(ctx: Ctx, race: Any, then: Callable[[Ctx], None]) -> None:
+    if race is not None and race.id in ctx.game.races:
+        other = Ctx(ctx.game, race, ctx.b)
+        other.it = ctx.it
+        then(other)
+
+
+def _if(ctx: Ctx, cond: bool, then: Callable[[Ctx], None], orelse: Callable[[Ctx], None] | None) -> None:
+    if cond:
+        then(ctx)
+    elif orelse is not None:
+        orelse(ctx)
+
+
+def _remove_from_regions(ctx: Ctx, marker: str, where: Any) -> None:
+    for r in as_regions(where):
+        pieces.remove_markers(ctx.game, r, lambda n, o: n != marker)
+
+
+def _remove_from_players(ctx: Ctx, marker: str, who: Any) -> None:
+    for seat in as_regions(who):
+        pieces.remove_player_markers(ctx.game, seat, lambda n, o: n != marker)
+
+
+def _swap(ctx: Ctx, a: Any, b: Any) -> None:
+    if a is not None and b is not None:
+        pieces.swap_regions(ctx.game, a, b)
+
+
+def _swap_power(ctx: Ctx, a: Any, b: Any) -> None:
+    if isinstance(b, str):
+        pieces.swap_power(ctx.game, ctx.me, b)  # type: ignore[arg-type]
+
+
+N, AMOUNT = Param("n", "int"), Param("amount", "int")
+MARKER = Param("marker", "marker")
+REGION, REGIONS = Param("region", "region"), Param("regions", "regions")
+PLAYERS = Param("players", "players")
+
+EFFECTS = {e.name: e for e in [
+    Effect("gain", "gain N coins [for each SELECTION]", "the player takes N coins from the bank (N per element)",
+           (AMOUNT, Param("each", "selection", optional=True)), _gain),
+    Effect("pay", "pay N coins [to PLAYER]", "the player pays N coins (as many as they have) to the bank or a player",
+           (AMOUNT, Param("to", "player", optional=True)),
+           lambda ctx, amount, to: pieces.pay(ctx.game, ctx.me.player, amount, to)),
+    Effect("take", "take N coins from PLAYERS", "the player takes up to N coins from each player selected",
+           (AMOUNT, PLAYERS), _take),
+    Effect("add", "add N tokens [to REGION]", "N tokens from the tray into hand, or into REGION if the race holds it "
+           "or it is empty (then the race holds it, without a conquest), as many as are left",
+           (N, Param("to", "region", optional=True)), lambda ctx, n, to: pieces.add_tokens(ctx.game, ctx.me, n, to)),
+    Effect("discard", "discard N tokens [from REGION]", "N of the race's tokens from hand back to the tray; with "
+           "REGION, N tokens of whichever race holds it back to that race's tray (an emptied region is left)",
+           (N, Param("from", "region", optional=True)), _discard),
+    Effect("set_aside", "set aside N tokens", "N tokens leave the map (most crowded regions first) until troops are "
+           "readied", (N,), lambda ctx, n: pieces.set_aside(ctx.game, ctx.me, n)),
+    Effect("place", "place MARKER in SELECTION", "put one MARKER from its pool in each region selected",
+           (MARKER, REGIONS), lambda ctx, m, where: [pieces.place_marker(ctx.game, m, r, ctx.me)
+                                                     for r in as_regions(where)], takes="marker"),
+    Effect("remove", "remove MARKER from SELECTION", "return the MARKERs in the selected regions (or held by the "
+           "selected players) to their pool", (MARKER, Param("from", "regions|players")), _remove_from_regions,
+           by_type={"player": _remove_from_players, "players": _remove_from_players}),
+    Effect("move", "move MARKER to REGION", "move this race's MARKER (else one lying in a region it holds, such as a "
+           "relic, else a new one from the pool) to REGION; a `fixed` marker never moves",
+           (MARKER, REGION), lambda ctx, m, r: pieces.move_marker(ctx.game, ctx.me, m, r) if r is not None else None),
+    Effect("draw", "draw POOL into REGION", "draw a random hidden marker of a setup pool and place it face up (fires "
+           "`marker.drawn`); `draw power into REGION` binds the top power of the market's stack to REGION for the "
+           "rest of the game: the race holding REGION has its rules (its badge brings no tokens)",
+           (Param("pool", "pool"), REGION), _draw),
+    Effect("set", "set VAR to N", "set a variable", (Param("var", "var"), Param("value", "value", same_as="var")),
+           _set),
+    Effect("increase", "increase VAR by N", "add to a variable", (Param("var", "counter"), N), _bump(1)),
+    Effect("decrease", "decrease VAR by N", "subtract from a variable", (Param("var", "counter"), N), _bump(-1)),
+    Effect("roll", "roll die into VAR", "roll the reinforcement die and keep the result in VAR",
+           (Param("var", "counter"),), _roll),
+    Effect("conquer", "conquer REGION [using N tokens] [from tray] [destroying defenders]",
+           "conquer REGION at once, with N tokens (default: its cost) from hand or tray; `destroying defenders`: "
+           "they are all discarded", (REGION, Param("using", "int", optional=True), Param("from_tray", "flag"),
+                                      Param("destroying", "flag")), _conquer),
+    Effect("vacate", "vacate SELECTION", "take the race's tokens back into hand from the selected regions",
+           (REGIONS,), _each_region(_vacate)),
+    Effect("rout", "rout SELECTION", "drive the races out of the selected regions as a conquest by this race would "
+           "(losses, withdrawal, `region.lost`) without entering them: they are left empty",
+           (REGIONS,), _each_region(turn.rout)),
+    Effect("move_tokens", "move N tokens from REGION to REGION", "up to N tokens of the race holding the first "
+           "region go into the second, which it must hold too (an emptied region is left)",
+           (N, Param("from", "region"), Param("to", "region")), _shift),
+    Effect("swap", "swap A with B", "regions: exchange their race tokens and markers (places and `fixed` markers "
+           "stay); powers: exchange the race's power A for the offered power B (tokens follow the badges)",
+           (Param("a", "region|power"), Param("b", "region|power", same_as="a")), _swap,
+           by_type={"power": _swap_power}),
+    Effect("give", "give MARKER to PLAYERS", "put one MARKER from its pool in front of each player selected "
+           "(`remove MARKER from PLAYERS` takes them back)", (MARKER, PLAYERS),
+           lambda ctx, m, who: [pieces.give_marker(ctx.game, m, seat, ctx.me) for seat in as_regions(who)],
+           takes="marker"),
+    Effect("award", "award N coins to PLAYERS", "the bank pays N coins to each player selected", (AMOUNT, PLAYERS),
+           lambda ctx, n, who: [pieces.gain(ctx.game, seat, n) for seat in as_regions(who)]),
+    Effect("return", "return MARKER to POOL from SELECTION", "put the MARKERs of the selected regions back on top of "
+           "the hidden pool POOL, unrevealed", (MARKER, Param("pool", "pool"), REGIONS),
+           lambda ctx, m, pool, where: [pieces.return_markers(ctx.game, m, r, pool) for r in as_regions(where)]),
+    Effect("withdraw", "withdraw SELECTION", "take all but the minimum of the race's tokens from the selected "
+           "regions; they are placed again among its regions at the end of the turn, like tokens withdrawn after "
+           "a loss", (REGIONS,), _each_region(_withdraw)),
+    Effect("end_conquests", "end conquests", "the acting race's conquests end now (it goes on to redeploy)", (),
+           _end_conquests),
+    Effect("recruit", "recruit N MARKER", "up to N MARKER pieces from their pool join the race's hand and serve as "
+           "its tokens; a race discards these first, and they go back to their pool", (N, MARKER),
+           lambda ctx, n, m: pieces.recruit(ctx.game, ctx.me, m, n)),
+    Effect("dismiss", "dismiss MARKER", "every MARKER serving as the race's tokens goes back to its pool (from hand "
+           "first, then from its most crowded regions)", (MARKER,), lambda ctx, m: pieces.dismiss(ctx.game, ctx.me, m)),
+    Effect("copy", "copy KIND from REGION to MARKER", "the MARKERs wear the rules of the KIND (a marker kind such as "
+           "`relic`, a tag or a marker) lying in REGION, until they copy again",
+           (Param("kind", "piece"), REGION, MARKER), _copy, wears="marker"),
+    Effect("tag", "tag RACE with NAME", "RACE carries the tag NAME until the end of the current turn",
+           (Param("race", "race"), Param("tag", "tag")), _tag),
+    Effect("as", "as RACE: EFFECTS", "run effects as RACE (its tokens, hand and regions) instead of this race",
+           (Param("race", "race"), Param("then", "effects")), _as),
+    Effect("if", "if CONDITION: EFFECTS [else: EFFECTS]", "run effects only when a condition holds",
+           (Param("condition", "bool"), Param("then", "effects"), Param("else", "effects", optional=True)), _if),
+]}

@@ -1,0 +1,174 @@
+"""The shape of the language's vocabulary: one entry per construct.
+
+Every event, stat, effect, attribute, state, named value, function and region
+set of the rules language is an entry declared once, next to its
+implementation (events.py, stats.py, effects.py, queries.py), with its
+signature and a one-line doc. The checker checks any construct against its
+entry's signature and the compiler binds any construct to its entry's
+implementation, so adding a construct is a grammar line, one entry and a test.
+
+Values at run time: int, bool, region (int), regions (a sorted list or a
+frozenset of ints), race (RaceInst or None), races, player (seat int or None),
+players, power (name), powers, terrain (name).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+import attrs
+
+if TYPE_CHECKING:
+    from swdsl.engine.state import Game, RaceInst
+
+# Argument kinds of effects and functions. An expression kind names the types
+# it accepts; a word kind is a name written in the rule, fixed at compile time.
+EXPRESSION_KINDS: dict[str, tuple[str, ...]] = {
+    "int": ("int",),
+    "bool": ("bool",),
+    "region": ("region",),
+    "regions": ("region", "regions"),  # one region or a set
+    "race": ("race",),
+    "player": ("player",),
+    "players": ("player", "players"),
+    "selection": ("regions", "players", "races", "powers"),  # any set (counted)
+    "regions|players": ("region", "regions", "player", "players"),
+    "region|power": ("region", "power"),
+    "value": ("int", "player"),  # a variable's value: typed by the variable
+}
+WORD_KINDS = {
+    "marker": "a marker, relic or place declared in the pack",
+    "pool": "a hidden pool of pack.yaml (or `power`: the market's power stack)",
+    "var": "a variable of the declaration",
+    "counter": "a number variable of the declaration",
+    "piece": "a marker kind (`relic`, `place`), a marker tag or a marker name",
+    "tag": "a tag name, new or known",
+}
+BLOCK, FLAG = "effects", "flag"
+
+
+@attrs.frozen
+class Param:
+    """One argument of an effect or a function."""
+
+    name: str
+    kind: str  # an EXPRESSION_KINDS or WORD_KINDS key, BLOCK or FLAG
+    optional: bool = False
+    same_as: str = ""  # its type must be the type of that earlier argument (`set VAR to …`, `swap A with B`)
+
+    @property
+    def is_expression(self) -> bool:
+        return self.kind in EXPRESSION_KINDS
+
+
+@attrs.frozen
+class Effect:
+    """An effect: `run(ctx, *arguments)` in the order of `params` (None for an
+    absent optional one; a block is passed as a function of a Ctx). `by_type`
+    replaces `run` by the type the checker found for the first argument whose
+    kind accepts several (`remove M from PLAYERS` versus `from REGIONS`)."""
+
+    name: str  # the grammar's alternative (`set_aside`)
+    syntax: str
+    doc: str
+    params: tuple[Param, ...]
+    run: Callable[..., Any]
+    by_type: dict[str, Callable[..., Any]] = attrs.field(factory=dict)
+    takes: str = ""  # the marker argument whose piece it takes from the pool: abilities need one left
+    wears: str = ""  # the marker argument that may take on other pieces' rules (`copy`)
+
+
+@attrs.frozen
+class Function:
+    name: str
+    params: tuple[Param, ...]
+    type: str
+    doc: str
+    call: Callable[..., Any]  # call(ctx, *values)
+    example: str
+    variadic: bool = False  # the last parameter repeats (`min(a, b, …)`)
+
+
+@attrs.frozen
+class Attribute:
+    """`NAME of SUBJECT`."""
+
+    name: str
+    subject: str
+    type: str
+    doc: str
+    get: Callable[["Ctx", Any], Any]
+
+
+@attrs.frozen
+class State:
+    """`SUBJECT is NAME` (or `was NAME`, for the turn's log)."""
+
+    name: str
+    subject: str
+    doc: str
+    test: Callable[["Ctx", Any], bool]
+
+
+@attrs.frozen
+class Value:
+    """A named value: `me`, `round`, `opponents`, … `here` depends on the
+    declaration it is written in: `get` then takes the declaration's name and
+    returns the function of a Ctx."""
+
+    name: str
+    type: str
+    doc: str
+    get: Callable[..., Any]
+    per_declaration: bool = False
+
+
+@attrs.frozen
+class RegionSet:
+    """`regions`, `my regions`, `conquered regions`, `lost regions`."""
+
+    qual: str
+    syntax: str
+    doc: str
+    get: Callable[["Ctx"], Any]
+
+
+@attrs.frozen
+class Event:
+    name: str
+    doc: str
+    bindings: dict[str, str] = attrs.field(factory=dict)
+    audience: str = "acting race"
+
+
+@attrs.frozen
+class Stat:
+    """A value the engine asks the rules for. `base(game, race, bindings)` is
+    the engine's value before modifiers; `floor` and `cap` bound the folded
+    value; `favours` says which change favours the race asking (cheaper: "less";
+    allowed: "true"), so a shielded region can ignore it (stats.py)."""
+
+    name: str
+    doc: str
+    type: str  # int | bool
+    base_doc: str
+    subject: str  # whose modifiers fold in: attacker, defender, race
+    base: Callable[["Game", "RaceInst | None", dict], Any]
+    bindings: dict[str, str] = attrs.field(factory=dict)
+    floor: int | None = None
+    cap: int | None = None
+    favours: str = ""  # "" | "less" | "true"
+
+
+class Ctx:
+    """What compiled rules see: the game, the race the rule belongs to (`me`),
+    the bindings of the event, stat or ability, and the element being tested
+    inside `where` (`it`)."""
+
+    __slots__ = ("game", "me", "b", "it")
+
+    def __init__(self, game: "Game", me: "RaceInst | None", b: dict[str, Any] | None = None):
+        self.game = game
+        self.me = me
+        self.b = b if b is not None else {}
+        self.it: Any = None

@@ -1,0 +1,48 @@
+"""Content a race holds through its regions: the relics and places lying there
+(with the rules they wear, `copy`) and the powers bound to them (`draw power`).
+
+This is one mechanism for every piece of content that works for whoever holds
+its region: Underground Relics and Places, Stonehedge's bound power, Warcraft
+Artifacts and Legendary Places, and any designer's. Their modifiers fold into
+the holder's stats (stats.py) and their triggers and abilities are the holder's
+(events.py, legal.py), each in the holder's current state (a declined holder
+uses none unless a rule says `while declined` or `always`).
+"""
+
+from __future__ import annotations
+
+from swdsl.engine.content import Content
+from swdsl.engine.state import Game, RaceInst
+
+
+def attached(game: Game, region: int) -> list[Content]:
+    """The content with rules lying in `region`: hooked markers (and what they wear), then bound powers."""
+    rs = game.ruleset
+    out = []
+    for name, _owner in game.markers[region]:
+        if name in rs.hooked_markers:
+            out.append(rs.markers[name])
+            if name in game.worn:
+                out.append(rs.worn_by(name, game.worn[name]))
+    for name in game.bound_powers.get(region, ()):
+        out.append(rs.powers[name])
+    return out
+
+
+def any_attached(game: Game) -> bool:
+    """Could any region hold content with rules? (Most packs have none: the engine then skips the search.)"""
+    return bool(game.ruleset.hooked_markers or game.bound_powers)
+
+
+def held_content(game: Game, inst: RaceInst) -> list[Content]:
+    """The content attached to the race's regions, each declaration once, in region order."""
+    if not any_attached(game):
+        return []
+    out: list[Content] = []
+    seen: set[int] = set()
+    for r in sorted(inst.regions):
+        for c in attached(game, r):
+            if id(c) not in seen:
+                seen.add(id(c))
+                out.append(c)
+    return out

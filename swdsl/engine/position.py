@@ -1,0 +1,148 @@
+"""Positions: a game set up at a chosen moment, for scenario tests, tools and
+tests, through the same primitives a game uses (every token comes from its
+tray, every marker from its pool, every coin from the bank).
+
+    pos = Position(ruleset, players=2)                 # the pack's board, no setup pieces
+    pos.race("Frogs", player=0, power="Leaping", regions={5: 1}, hand=6)
+    pos.marker(5, "mountain")
+    game = pos.start(current=0)                        # the current player decides now
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from swdsl.engine import chance, pieces, turn
+from swdsl.engine.board import Board
+from swdsl.engine.ruleset import Ruleset
+from swdsl.engine.setup import place_setup_pieces, prepared
+from swdsl.engine.state import Game, RaceInst, TurnState
+
+
+class PositionError(ValueError):
+    """A position that cannot exist: an unknown name, a race given twice, more tokens than its supply."""
+
+
+class Position:
+    def __init__(self, ruleset: Ruleset, players: int, *, board: Board | None = None, setup_pieces: bool = False,
+                 seed: int = 0):
+        if players not in ruleset.setups:
+            raise PositionError(f"the pack has no setup for {players} players")
+        self.game = prepared(ruleset, players, seed, board)
+        if setup_pieces:
+            place_setup_pieces(self.game)
+        else:
+            for pool in self.game.hidden.values():
+                chance.shuffle(self.game, pool)
+
+    def coins(self, seat: int, n: int) -> None:
+        """Player `seat` holds `n` coins (the difference comes from or goes to the bank)."""
+        g = self.game
+        if n < 0 or n - g.players[seat].coins > g.bank:
+            raise PositionError(f"player {seat + 1} cannot hold {n} coins (the bank has {g.bank})")
+        g.bank += g.players[seat].coins - n
+        g.players[seat].coins = n
+
+    def race(self, name: str, player: int | None = None, power: str | None = None, *, declined: bool = False,
+             regions: dict[int, int] | None = None, hand: int = 0, turns: int = 2,
+             variables: dict[str, Any] | None = None) -> RaceInst:
+        """Put a race on the table: a banner from the market for `player`, or a race of nobody."""
+        g, rs = self.game, self.game.ruleset
+        if name not in rs.races:
+            raise PositionError(f"unknown race '{name}'")
+        content = rs.races[name]
+        if content.neutral:
+            inst = g.neutrals.get(name)
+            if inst is None:
+                inst = g.neutrals[name] = pieces.new_race(g, content, None, None, declined=True)
+        else:
+            if player is None or not 0 <= player < len(g.players):
+                raise PositionError(f"race '{name}' needs a player from 1 to {len(g.players)}")
+            column = g.market.columns[rs.column_of(name)]
+            if name not in column:
+                raise PositionError(f"race '{name}' is already on the table")
+            if power is not None and power not in rs.powers:
+                raise PositionError(f"unknown power '{power}'")
+            if power is not None and power not in g.market.powers and power not in g.market.discard:
+                raise PositionError(f"power '{power}' is already on the table")
+            p = g.players[player]
+            if not declined and p.active is not None:
+                raise PositionError(f"player {player + 1} already has an active race")
+            column.remove(name)
+            if power is not None:
+                (g.market.powers if power in g.market.powers else g.market.discard).remove(power)
+            inst = pieces.new_race(g, content, rs.powers[power] if power else None, player, declined)
+            (p.declined.append(inst) if declined else setattr(p, "active", inst))
+            inst.turns = turns
+            inst.vars.update(variables or {})
+        for r, n in (regions or {}).items():
+            self._tokens(inst, n)
+            pieces.occupy(g, inst, r, n)
+        self._tokens(inst, hand)
+        inst.hand += pieces.take_from_tray(g, inst, hand)
+        return inst
+
+    def _tokens(self, inst: RaceInst, n: int) -> None:
+        left = self.game.tray[inst.race.name]
+        if n < 0 or n > left:
+            raise PositionError(f"{inst.race.name} has {left} tokens left in the box, not {n}")
+
+    def marker(self, region: int, name: str) -> None:
+        """A marker from its pool in `region`; it belongs to the player's race holding the region, if any."""
+        g = self.game
+        if name not in g.ruleset.markers:
+            raise PositionError(f"unknown marker '{name}'")
+        holder = g.occupant[region]
+        if not pieces.place_marker(g, name, region, holder if holder and holder.player is not None else None):
+            raise PositionError(f"no {name} left in the box")
+
+    def market(self, combos: list[tuple[str, str]]) -> None:
+        """The first combos on offer, in order (banners of the first market column)."""
+        g, rs = self.game, self.game.ruleset
+        column = g.market.columns[0]
+        if any(race not in rs.races or power not in rs.powers for race, power in combos):
+            raise PositionError("market entries are [Race, Power] pairs of this pack")
+        for race, power in combos:
+            if race not in column:
+                raise PositionError(f"race '{race}' is not in the first market column")
+            if power not in g.market.powers and power not in g.market.discard:
+                raise PositionError(f"power '{power}' is not in the market")
+            column.remove(race)
+            (g.market.powers if power in g.market.powers else g.market.discard).remove(power)
+        column[:0] = [race for race, _ in combos]
+        g.market.powers[:0] = [power for _, power in combos]
+
+    def market_coins(self, coins: list[int]) -> None:
+        """Coins lying on the first combos, from the top (taken from the bank)."""
+        g = self.game
+        rows = g.market.coins[0]
+        if len(coins) > len(rows) or any(c < 0 for c in coins):
+            raise PositionError(f"market coins are at most {len(rows)} counts ≥ 0")
+        for i, c in enumerate(coins):
+            g.bank += rows[i] - c
+            rows[i] = c
+
+    def script(self, what: str, outcomes: list[Any]) -> None:
+        """Fix chance in advance: `die` rolls, or the next draws of a hidden pool (chance.py)."""
+        self.game.script.setdefault(what, []).extend(outcomes)
+
+    def start(self, current: int = 0, round: int = 1, phase: str = "conquer") -> Game:
+        """The game at `current`'s decision: with an active race, its `phase`
+        (troops already readied); without one, the combo pick."""
+        g = self.game
+        if not 0 <= current < len(g.players):
+            raise PositionError(f"player {current + 1} does not exist")
+        if phase not in ("conquer", "redeploy"):
+            raise PositionError(f"a position starts in the conquer or redeploy phase, not '{phase}'")
+        g.current, g.round = current, round
+        g.turn = TurnState(actor=current, queue=[("defend", None), ("score", None), ("after", None), ("next", None)])
+        active = g.players[current].active
+        if active is None:
+            g.turn.queue.insert(0, ("main", None))
+            turn.advance(g)
+        else:
+            g.turn.phase, g.turn.acting = phase, active
+            if phase == "redeploy":
+                g.turn.gathered.clear()
+        g.actions.clear()
+        return g

@@ -1,0 +1,298 @@
+"""What rules can read: attributes, states, named values, functions and region
+sets, each an entry with its doc and implementation (a function of a Ctx).
+
+The checker accepts exactly these names and the compiled rules call these
+functions; nothing here changes the game.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from swdsl.engine.entries import Attribute, Ctx, Function, Param, RegionSet, State, Value
+from swdsl.engine.legal import can_target, conquerable
+from swdsl.engine.pieces import offered_powers
+from swdsl.engine.state import Game, RaceInst
+from swdsl.engine.stats import conquest_cost, is_immune
+
+
+def as_regions(v: Any) -> Iterable[int]:
+    """One region or player, a set of them, or nothing, as something to loop over."""
+    if v is None:
+        return ()
+    return (v,) if isinstance(v, int) else v
+
+
+def has_tag(inst: RaceInst | None, name: str) -> bool:
+    """A race carries a tag: its banner's or its power's (or their names), or one given for the turn."""
+    if inst is None:
+        return False
+    return (name in inst.race.tags or inst.race.name == name or name in inst.turn_tags
+            or (inst.power is not None and (name in inst.power.tags or inst.power.name == name)))
+
+
+def has_marker(game: Game, region: int, name: str) -> bool:
+    return any(n == name for n, _ in game.markers[region])
+
+
+def has_piece_kind(game: Game, region: int, kind: str) -> bool:
+    """A marker of that kind (`relic`, `place`) or tag lies in the region."""
+    defs = game.ruleset.markers
+    return any(defs[n].kind == kind or kind in defs[n].tags for n, _ in game.markers[region])
+
+
+def player_has_marker(game: Game, seat: int | None, name: str) -> bool:
+    return seat is not None and any(n == name for n, _ in game.players[seat].markers)
+
+
+def borders(game: Game, subject: Any, other: Any) -> bool:
+    """A region (or some region of a set) borders a region or a set of regions."""
+    if subject is None or other is None:
+        return False
+    nb = game.board.neighbours
+
+    def one(r: int) -> bool:
+        if isinstance(other, int):
+            return other in nb[r]
+        if isinstance(other, frozenset):
+            return not nb[r].isdisjoint(other)
+        return any(x in nb[r] for x in other)
+    return one(subject) if isinstance(subject, int) else any(one(x) for x in subject)
+
+
+def count_groups(game: Game, regions: Iterable[int]) -> int:
+    """How many separate groups `regions` form, joined by borders among them."""
+    left = set(regions)
+    n = 0
+    while left:
+        n += 1
+        stack = [left.pop()]
+        while stack:
+            for y in game.board.neighbours[stack.pop()]:
+                if y in left:
+                    left.discard(y)
+                    stack.append(y)
+    return n
+
+
+def reach(game: Game, start: Iterable[int], through: Iterable[int]) -> list[int]:
+    """`start` and every region of `through` joined to it by a chain of borders through `through`."""
+    inside = set(through)
+    seen = set(start)
+    stack = list(seen)
+    while stack:
+        for y in game.board.neighbours[stack.pop()]:
+            if y in inside and y not in seen:
+                seen.add(y)
+                stack.append(y)
+    return sorted(seen)
+
+
+def group(game: Game, r: int) -> list[int]:
+    """`r` and the regions joined to it through regions of the same race."""
+    inst = game.occupant[r]
+    if inst is None:
+        return [r]
+    return reach(game, [r], inst.regions)
+
+
+def marker_region(ctx: Ctx, name: str) -> int | None:
+    """The region holding the marker `name`: the one this race holds, if several."""
+    found = None
+    for r, marks in enumerate(ctx.game.markers):
+        if any(n == name for n, _ in marks):
+            if ctx.me is not None and ctx.game.occupant[r] is ctx.me:
+                return r
+            if found is None:
+                found = r
+    return found
+
+
+def _owner(ctx: Ctx, r: int) -> int | None:
+    inst = ctx.game.occupant[r]
+    return None if inst is None else inst.player
+
+
+def _defeats(ctx: Ctx, inst: RaceInst | None) -> int:
+    if inst is None or ctx.me is None:
+        return 0
+    return sum(1 for c in ctx.game.turn.log if c.attacker == ctx.me.id and c.defender == inst.id)
+
+
+ATTRIBUTES = {(a.name, a.subject): a for a in [
+    Attribute("terrain", "region", "terrain", "the region's terrain", lambda ctx, r: ctx.game.board.regions[r].terrain),
+    Attribute("tokens", "region", "int", "race tokens in the region (any race)", lambda ctx, r: ctx.game.tokens[r]),
+    Attribute("owner", "region", "player", "the player whose race holds the region (none if neutral or empty)",
+              _owner),
+    Attribute("occupant", "region", "race", "the race holding the region", lambda ctx, r: ctx.game.occupant[r]),
+    Attribute("neighbours", "region", "regions", "the regions bordering it",
+              lambda ctx, r: sorted(ctx.game.board.neighbours[r])),
+    Attribute("area", "region", "int", "the number of the map area (island, board part) it lies in",
+              lambda ctx, r: ctx.game.board.regions[r].area),
+    Attribute("group", "region", "regions",
+              "the region and every region joined to it by borders through regions of the same race",
+              lambda ctx, r: group(ctx.game, r)),
+    Attribute("cost", "region", "int", "what conquering the region would cost this race now (conquest.cost)",
+              lambda ctx, r: conquest_cost(ctx.game, ctx.me, r) if r is not None and ctx.me is not None else 0),
+    Attribute("hand", "race", "int", "the race's tokens in hand", lambda ctx, i: i.hand if i else 0),
+    Attribute("regions", "race", "regions", "the regions the race holds",
+              lambda ctx, i: sorted(i.regions) if i else []),
+    Attribute("owner", "race", "player", "the player the race belongs to", lambda ctx, i: i.player if i else None),
+    Attribute("turns", "race", "int", "turns the race has played as the active race, this one included",
+              lambda ctx, i: i.turns if i else 0),
+    Attribute("tray", "race", "int", "the race's tokens left in the tray",
+              lambda ctx, i: ctx.game.tray[i.race.name] if i else 0),
+    Attribute("power", "race", "power", "the race's special power (none once it is discarded)",
+              lambda ctx, i: i.power.name if i is not None and i.power is not None else None),
+    Attribute("defeats", "race", "int", "how many regions this race took from that race this turn", _defeats),
+    Attribute("coins", "player", "int", "the player's coins",
+              lambda ctx, p: ctx.game.players[p].coins if p is not None else 0),
+    Attribute("race", "player", "race", "the player's active race",
+              lambda ctx, p: ctx.game.players[p].active if p is not None else None),
+    Attribute("regions", "player", "regions", "regions held by any of the player's races",
+              lambda ctx, p: [r for r, i in enumerate(ctx.game.occupant) if i is not None and i.player == p]
+              if p is not None else []),
+]}
+
+
+def _occ(ctx: Ctx, r: int) -> RaceInst | None:
+    return ctx.game.occupant[r]
+
+
+def _ours(ctx: Ctx, inst: RaceInst | None) -> bool:
+    return inst is not None and ctx.me is not None and ctx.me.player is not None and inst.player == ctx.me.player
+
+
+def _enemy(ctx: Ctx, inst: RaceInst | None) -> bool:
+    return inst is not None and inst.player is not None and (ctx.me is None or inst.player != ctx.me.player)
+
+
+STATES = {(s.subject, s.name): s for s in [
+    State("edge", "region", "touches the map edge", lambda ctx, r: ctx.game.board.regions[r].edge),
+    State("empty", "region", "holds no race token", lambda ctx, r: ctx.game.tokens[r] == 0),
+    State("occupied", "region", "holds at least one race token", lambda ctx, r: ctx.game.tokens[r] > 0),
+    State("mine", "region", "held by this race", lambda ctx, r: _occ(ctx, r) is ctx.me),
+    State("ours", "region", "held by any race of this race's player", lambda ctx, r: _ours(ctx, _occ(ctx, r))),
+    State("enemy", "region", "held by another player's race", lambda ctx, r: _enemy(ctx, _occ(ctx, r))),
+    State("neutral", "region", "held by a race that belongs to nobody",
+          lambda ctx, r: _occ(ctx, r) is not None and _occ(ctx, r).player is None),  # type: ignore[union-attr]
+    State("declined", "region", "held by a declined race",
+          lambda ctx, r: _occ(ctx, r) is not None and _occ(ctx, r).declined),  # type: ignore[union-attr]
+    State("active", "region", "held by an active race",
+          lambda ctx, r: _occ(ctx, r) is not None and not _occ(ctx, r).declined),  # type: ignore[union-attr]
+    State("immune", "region", "closed to this race (region.immune)",
+          lambda ctx, r: ctx.me is not None and is_immune(ctx.game, r, ctx.me)),
+    State("attackable", "region", "a legal conquest target for this race right now, whatever its cost",
+          lambda ctx, r: ctx.me is not None and _occ(ctx, r) is not ctx.me and can_target(ctx.game, ctx.me, r)),
+    State("conquerable", "region", "a region this race could conquer wherever it lies (region.conquerable, not "
+          "immune, not its own)",
+          lambda ctx, r: ctx.me is not None and _occ(ctx, r) is not ctx.me and conquerable(ctx.game, ctx.me, r)),
+    State("active", "race", "the race is its player's active race", lambda ctx, i: i is not None and not i.declined),
+    State("declined", "race", "the race is in decline", lambda ctx, i: i is not None and i.declined),
+    State("neutral", "race", "the race belongs to nobody", lambda ctx, i: i is not None and i.player is None),
+    State("mine", "race", "the race is this race", lambda ctx, i: i is ctx.me),
+    State("ours", "race", "the race belongs to this race's player", _ours),
+    State("enemy", "race", "the race belongs to another player", _enemy),
+    State("me", "player", "the player this race belongs to",
+          lambda ctx, p: ctx.me is not None and p == ctx.me.player),
+]}
+
+
+def _conquest(ctx: Ctx, region: int):
+    """The acting race's latest conquest of `region` this turn (None if none)."""
+    for c in reversed(ctx.game.turn.log):
+        if c.region == region and ctx.me is not None and c.attacker == ctx.me.id:
+            return c
+    return None
+
+
+def _was_occupied(ctx: Ctx, r: int) -> bool:
+    c = _conquest(ctx, r)
+    return c is not None and c.occupied
+
+
+def _was_empty(ctx: Ctx, r: int) -> bool:
+    c = _conquest(ctx, r)
+    return c is not None and not c.occupied
+
+
+def _was_attacked(ctx: Ctx, p: int | None) -> bool:
+    return ctx.me is not None and any(c.attacker == ctx.me.id and c.defender_player == p and c.defender_active
+                                      for c in ctx.game.turn.log)
+
+
+def _was_defeated(ctx: Ctx, i: RaceInst | None) -> bool:
+    return i is not None and ctx.me is not None and any(
+        c.attacker == ctx.me.id and c.defender == i.id for c in ctx.game.turn.log)
+
+
+LOG_STATES = {(s.subject, s.name): s for s in [
+    State("occupied", "region", "held race tokens just before this race conquered it this turn",
+          _was_occupied),
+    State("empty", "region", "held no race token just before this race conquered it this turn",
+          _was_empty),
+    State("attacked", "player", "this race conquered a region of that player's active race this turn",
+          _was_attacked),
+    State("defeated", "race", "this race took a region from that race this turn (a conquest or a `rout`)",
+          _was_defeated),
+]}
+
+
+def _players(ctx: Ctx) -> range:
+    return range(len(ctx.game.players))
+
+
+def _here(declaration: str):
+    return lambda ctx: marker_region(ctx, declaration)
+
+
+VALUES = {v.name: v for v in [
+    Value("me", "race", "the race this rule belongs to", lambda ctx: ctx.me),
+    Value("owner", "player", "the player this race belongs to", lambda ctx: ctx.me.player if ctx.me else None),
+    Value("opponents", "players", "every other player",
+          lambda ctx: [p for p in _players(ctx) if ctx.me is None or p != ctx.me.player]),
+    Value("players", "players", "every player", lambda ctx: list(_players(ctx))),
+    Value("true", "bool", "yes", lambda ctx: True),
+    Value("false", "bool", "no", lambda ctx: False),
+    Value("none", "player", "nobody (a player variable's empty value)", lambda ctx: None),
+    Value("die", "int", "the last die roll of this turn (0 if none)", lambda ctx: ctx.game.turn.die),
+    Value("round", "int", "the current round, from 1", lambda ctx: ctx.game.round),
+    Value("races", "races", "every race on the table, ownerless ones included, and those that left it this turn",
+          lambda ctx: sorted([*ctx.game.races.values(), *ctx.game.turn.gone.values()], key=lambda i: i.id)),
+    Value("offered", "powers", "the powers of the combos on offer in the market",
+          lambda ctx: offered_powers(ctx.game)),
+    Value("here", "region", "in a relic or place: the region it lies in (the one this race holds, if several)",
+          _here, per_declaration=True),
+]}
+
+_INT = Param("n", "int")
+_REGIONS = Param("regions", "regions")
+FUNCTIONS = {f.name: f for f in [
+    Function("min", (_INT,), "int", "`min(a, b, …)`: the smallest number",
+             lambda ctx, *xs: min(x or 0 for x in xs), "min(tokens of target, 3)", variadic=True),
+    Function("max", (_INT,), "int", "`max(a, b, …)`: the largest number",
+             lambda ctx, *xs: max(x or 0 for x in xs), "max(1, cost of target - die)", variadic=True),
+    Function("groups", (_REGIONS,), "int", "`groups(REGIONS)`: how many separate groups the regions form "
+             "(joined by borders)", lambda ctx, rs: count_groups(ctx.game, as_regions(rs)), "groups(my regions)"),
+    Function("reach", (Param("from", "regions"), Param("through", "regions")), "regions",
+             "`reach(FROM, THROUGH)`: the regions FROM and every region of THROUGH joined to them by a chain of "
+             "borders through THROUGH",
+             lambda ctx, a, b: reach(ctx.game, as_regions(a), as_regions(b)),
+             "reach(my regions, regions where terrain is river)"),
+]}
+
+
+def _conquered(ctx: Ctx) -> list[int]:
+    me = ctx.me
+    if me is None:
+        return []
+    return sorted({c.region for c in ctx.game.turn.log if c.attacker == me.id and ctx.game.occupant[c.region] is me})
+
+
+SETS = {s.qual: s for s in [
+    RegionSet("all", "regions", "every region of the map", lambda ctx: range(len(ctx.game.board))),
+    RegionSet("my", "my regions", "the regions this race holds", lambda ctx: sorted(ctx.me.regions) if ctx.me else []),
+    RegionSet("conquered", "conquered regions", "regions this race conquered this turn", _conquered),
+    RegionSet("lost", "lost regions", "regions this race lost since its last turn",
+              lambda ctx: sorted(ctx.me.lost) if ctx.me else []),
+]}
