@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from swdsl.diagnostics import Diagnostic, PackError, Span, render_text
-from swdsl.resources import DEFAULT_PACK, bundled_packs_dir
+from swdsl.resources import bundled_packs_dir, default_pack
 
 
 class _Group(click.Group):
@@ -49,7 +49,7 @@ def _show(diags: list[Diagnostic], sources: dict[str, str]) -> None:
 
 
 def _packs_arg(packs: tuple[str, ...]) -> list[str]:
-    return list(packs) or [DEFAULT_PACK]
+    return list(packs) or [default_pack()]
 
 
 def _ruleset_or_exit(refs: list[str]):
@@ -288,7 +288,7 @@ def _board_faces(rs) -> list:
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--bots", type=click.Choice(["random", "greedy"]), default="random", show_default=True)
 @click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True)
-@click.option("--pack", "packs", multiple=True, help="pack name or folder (repeat to mix); default: classic")
+@click.option("--pack", "packs", multiple=True, help="pack name or folder (repeat to mix); default: the bundled default pack")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 @click.option("--check-invariants", is_flag=True, help="check the invariants after every action")
 @click.option("--save-dir", type=click.Path(file_okay=False), help="write each game as a replayable JSON file")

@@ -21,4 +21,9 @@ def bundled_packs_dir() -> Path:
     return _root() / "packs"
 
 
-DEFAULT_PACK = "classic"
+def default_pack() -> str:
+    """The bundled pack the tools use when none is given (packs/DEFAULT names it)."""
+    try:
+        return (bundled_packs_dir() / "DEFAULT").read_text(encoding="utf-8").strip()
+    except OSError:
+        return ""

@@ -2,8 +2,8 @@
 (with the rules they wear, `copy`) and the powers bound to them (`draw power`).
 
 This is one mechanism for every piece of content that works for whoever holds
-its region: Underground Relics and Places, Stonehedge's bound power, Warcraft
-Artifacts and Legendary Places, and any designer's. Their modifiers fold into
+its region: relics and places of every pack (docs/architecture.md names them),
+powers bound to a region, and any designer's. Their modifiers fold into
 the holder's stats (stats.py) and their triggers and abilities are the holder's
 (events.py, legal.py), each in the holder's current state (a declined holder
 uses none unless a rule says `while declined` or `always`).

@@ -38,7 +38,7 @@ class Market:
 
 @attrs.frozen
 class Layout:
-    """Modular boards (the Warcraft islands): per size, the physical boards,
+    """Modular boards (islands drawn for each game): per size, the physical boards,
     each a tuple of its faces. A game draws `count` different boards of each
     size in `sizes` and one face of each, with its seed; each face becomes an
     island (area 1, 2, … in draw order)."""

@@ -123,7 +123,7 @@ def read_manifest(folder: Path, diags: list[Diagnostic], sources: dict[str, str]
         return None
     if not path.is_file():
         diags.append(Diagnostic(str(path), Span(), "SW223", "the pack has no pack.yaml",
-                                "create pack.yaml with at least `name:` (see docs/packs/classic.md)"))
+                                "create pack.yaml with at least `name:` (see docs/packs/format.md)"))
         return None
     text = _read(path, diags, sources)
     if text is None:

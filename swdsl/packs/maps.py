@@ -1,7 +1,7 @@
 """Map files: regions (terrain, symbols, edge, area) and borders, checked.
 
 Format (YAML):
-    name: classic-2p
+    name: my-map
     regions:
       1: {terrain: sea, edge: true}
       2: {terrain: farmland, symbols: [magic], edge: true, area: 1}

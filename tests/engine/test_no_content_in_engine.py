@@ -13,14 +13,21 @@ CONCEPTS = {"lost tribes", "murloc", "murlocs", "faction", "factions", "alliance
 WORDS = {"mountain", "hole", "hero", "lair", "fortress", "magic", "mining", "royal", "fishing", "stone", "tomb",
          "wise", "vampire", "immortal", "forest", "hill", "swamp", "stout", "spirit", "flying", "heroic",
          "wealthy", "commando", "mounted", "pillaging", "merchant", "fortified", "bivouacking", "alchemist",
-         "diplomat", "underworld", "seafaring", "berserk", "dragon"}
+         "diplomat", "underworld", "seafaring", "berserk", "dragon", "shield", "explorer", "farmer", "ranger",
+         "sailing", "defensive", "enraged", "blacksmith", "herbalist", "mountaineer", "intimidating", "muddy",
+         "fisher", "adventurous", "frightened", "vanishing", "vengeful", "reborn", "martyr", "thieving",
+         "quarreling", "flocking", "mystic", "championing", "garrison", "champion", "beast", "objective",
+         "harmony", "queen", "socked", "watchtower", "vengeance", "mushroom armor", "black mountain"}
 
 
 def pack_names() -> set[str]:
     names = set(CONCEPTS)
     for pack in sorted((ROOT / "packs").iterdir()):
         if (pack / "pack.yaml").is_file():
-            for d in load_packs([str(pack)]).decls:
+            loaded = load_packs([str(pack)])
+            names.update(m.name.lower() for m in loaded.manifests)
+            names.update(word for m in loaded.manifests for word in m.edition.lower().split() if len(word) > 5)
+            for d in loaded.decls:
                 if d.kind != "rule":
                     names.add(d.name.lower().replace("_", " "))
     return names
