@@ -294,7 +294,8 @@ def _board_faces(rs) -> list:
 @click.option("--save-dir", type=click.Path(file_okay=False), help="write each game as a replayable JSON file")
 def simulate(players, games, seed, bots, jobs, packs, fmt, check_invariants, save_dir) -> None:
     """Play games with bots and report wins, scores and speed."""
-    from swdsl.sim import Job, simulate as run, summary
+    from swdsl.sim import Job, summary
+    from swdsl.sim import simulate as run
 
     refs = _packs_arg(packs)
     rs = _ruleset_or_exit(refs)
@@ -349,7 +350,8 @@ def simulate(players, games, seed, bots, jobs, packs, fmt, check_invariants, sav
 def replay(file: str) -> None:
     """Replay a saved game; exit 0 only if the final state matches its checksum."""
     from swdsl.engine.legal import IllegalAction
-    from swdsl.engine.replay import checksum, replay as run
+    from swdsl.engine.replay import checksum
+    from swdsl.engine.replay import replay as run
 
     def fail(code: str, message: str, hint: str, line: int = 1, col: int = 1) -> None:
         click.echo(f"{file}:{line}:{col}: {code} {message}", err=True)

@@ -8,7 +8,7 @@ that all problems are reported at once.
 from __future__ import annotations
 
 import difflib
-from typing import Iterable
+from collections.abc import Iterable
 
 import attrs
 

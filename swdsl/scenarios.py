@@ -18,11 +18,17 @@ import yaml
 from swdsl.diagnostics import Diagnostic, Span
 from swdsl.engine.invariants import violations
 from swdsl.engine.legal import (
-    Action, IllegalAction, ability_users, apply, explain_illegal, held_abilities, legal_actions,
+    Action,
+    IllegalAction,
+    ability_users,
+    apply,
+    explain_illegal,
+    held_abilities,
+    legal_actions,
 )
-from swdsl.engine.ruleset import Ruleset
 from swdsl.engine.outcome import winner
 from swdsl.engine.position import Position, PositionError
+from swdsl.engine.ruleset import Ruleset
 from swdsl.engine.state import Game
 from swdsl.engine.stats import explain
 from swdsl.packs.maps import load_map
@@ -412,7 +418,7 @@ def check(path: Path, name: str, game: Game, exp: dict, line: int) -> list[Failu
             fail(key, str(err))
             return None
 
-    for k, t in enumerate(exp.get("legal") or []):
+    for t in exp.get("legal") or []:
         if is_legal("legal", str(t)) is False:
             fail("legal", f"expected '{t}' to be legal; legal now: {', '.join(sorted(texts)) or 'nothing'}")
     for item in exp.get("illegal") or []:

@@ -3,7 +3,7 @@ of its own, named after its file and scenario, run as `swdsl test` runs it."""
 
 import re
 import shutil
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -18,7 +18,7 @@ PACKS = sorted(p.parent for p in [*ROOT.glob("packs/*/pack.yaml"), *ROOT.glob("t
                if (p.parent / "tests").is_dir() and "bad" not in p.parts)
 
 
-@lru_cache(maxsize=None)
+@cache
 def ruleset(pack: Path):
     return load_ruleset([str(pack)])
 

@@ -23,7 +23,7 @@ class Board:
     memo: dict = attrs.field(factory=dict, eq=False, repr=False)  # map-only values rules computed once
 
     @classmethod
-    def build(cls, name: str, regions: list[Region], borders: list[tuple[int, int]]) -> "Board":
+    def build(cls, name: str, regions: list[Region], borders: list[tuple[int, int]]) -> Board:
         adj: list[set[int]] = [set() for _ in regions]
         for a, b in borders:
             adj[a].add(b)
@@ -31,7 +31,7 @@ class Board:
         return cls(name, tuple(regions), tuple(frozenset(s) for s in adj), {r.id: i for i, r in enumerate(regions)})
 
     @classmethod
-    def compose(cls, faces: tuple["Board", ...]) -> "Board":
+    def compose(cls, faces: tuple[Board, ...]) -> Board:
         """One board of several islands: each face keeps its regions and borders
         and becomes area 1, 2, … in the order given (region ids stay the faces' own)."""
         regions: list[Region] = []

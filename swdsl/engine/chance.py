@@ -9,7 +9,8 @@ Scripted outcomes are used first, in order; then chance takes over again.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence, TypeVar
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from swdsl.engine.state import Game

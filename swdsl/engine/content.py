@@ -7,7 +7,8 @@ triggers grouped per stat and per event, and abilities the player may use.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import attrs
 
@@ -78,7 +79,7 @@ class Content:
     modifiers: dict[str, tuple[Modifier, ...]] = attrs.field(factory=dict)
     triggers: dict[str, tuple[Trigger, ...]] = attrs.field(factory=dict)
     abilities: tuple[Ability, ...] = ()
-    variables: dict[str, tuple[int, str | None]] = attrs.field(factory=dict)
+    variables: dict[str, tuple[int | str | None, str | None]] = attrs.field(factory=dict)  # name -> (start, reset)
     copiers: frozenset[str] = frozenset()  # markers its `copy` effects give other rules to
     doc: str = ""
 

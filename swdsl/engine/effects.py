@@ -9,7 +9,8 @@ written in the rule, flags, and blocks of effects as functions of a Ctx.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from swdsl.engine import chance, pieces, turn
 from swdsl.engine.entries import Ctx, Effect, Param
@@ -127,6 +128,26 @@ def _remove_from_players(ctx: Ctx, marker: str, who: Any) -> None:
         pieces.remove_player_markers(ctx.game, seat, lambda n, o: n != marker)
 
 
+def _place(ctx: Ctx, marker: str, where: Any) -> None:
+    for r in as_regions(where):
+        pieces.place_marker(ctx.game, marker, r, ctx.me)
+
+
+def _give(ctx: Ctx, marker: str, who: Any) -> None:
+    for seat in as_regions(who):
+        pieces.give_marker(ctx.game, marker, seat, ctx.me)
+
+
+def _award(ctx: Ctx, n: int, who: Any) -> None:
+    for seat in as_regions(who):
+        pieces.gain(ctx.game, seat, n)
+
+
+def _return(ctx: Ctx, marker: str, pool: str, where: Any) -> None:
+    for r in as_regions(where):
+        pieces.return_markers(ctx.game, marker, r, pool)
+
+
 def _swap(ctx: Ctx, a: Any, b: Any) -> None:
     if a is not None and b is not None:
         pieces.swap_regions(ctx.game, a, b)
@@ -159,8 +180,7 @@ EFFECTS = {e.name: e for e in [
     Effect("set_aside", "set aside N tokens", "N tokens leave the map (most crowded regions first) until troops are "
            "readied", (N,), lambda ctx, n: pieces.set_aside(ctx.game, ctx.me, n)),
     Effect("place", "place MARKER in SELECTION", "put one MARKER from its pool in each region selected",
-           (MARKER, REGIONS), lambda ctx, m, where: [pieces.place_marker(ctx.game, m, r, ctx.me)
-                                                     for r in as_regions(where)], takes="marker"),
+           (MARKER, REGIONS), _place, takes="marker"),
     Effect("remove", "remove MARKER from SELECTION", "return the MARKERs in the selected regions (or held by the "
            "selected players) to their pool", (MARKER, Param("from", "regions|players")), _remove_from_regions,
            by_type={"player": _remove_from_players, "players": _remove_from_players}),
@@ -195,13 +215,12 @@ EFFECTS = {e.name: e for e in [
            by_type={"power": _swap_power}),
     Effect("give", "give MARKER to PLAYERS", "put one MARKER from its pool in front of each player selected "
            "(`remove MARKER from PLAYERS` takes them back)", (MARKER, PLAYERS),
-           lambda ctx, m, who: [pieces.give_marker(ctx.game, m, seat, ctx.me) for seat in as_regions(who)],
-           takes="marker"),
+           _give, takes="marker"),
     Effect("award", "award N coins to PLAYERS", "the bank pays N coins to each player selected", (AMOUNT, PLAYERS),
-           lambda ctx, n, who: [pieces.gain(ctx.game, seat, n) for seat in as_regions(who)]),
+           _award),
     Effect("return", "return MARKER to POOL from SELECTION", "put the MARKERs of the selected regions back on top of "
            "the hidden pool POOL, unrevealed", (MARKER, Param("pool", "pool"), REGIONS),
-           lambda ctx, m, pool, where: [pieces.return_markers(ctx.game, m, r, pool) for r in as_regions(where)]),
+           _return),
     Effect("withdraw", "withdraw SELECTION", "take all but the minimum of the race's tokens from the selected "
            "regions; they are placed again among its regions at the end of the turn, like tokens withdrawn after "
            "a loss", (REGIONS,), _each_region(_withdraw)),

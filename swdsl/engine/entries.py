@@ -14,7 +14,8 @@ players, power (name), powers, terrain (name).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -97,7 +98,7 @@ class Attribute:
     subject: str
     type: str
     doc: str
-    get: Callable[["Ctx", Any], Any]
+    get: Callable[[Ctx, Any], Any]
 
 
 @attrs.frozen
@@ -107,7 +108,7 @@ class State:
     name: str
     subject: str
     doc: str
-    test: Callable[["Ctx", Any], bool]
+    test: Callable[[Ctx, Any], bool]
 
 
 @attrs.frozen
@@ -130,7 +131,7 @@ class RegionSet:
     qual: str
     syntax: str
     doc: str
-    get: Callable[["Ctx"], Any]
+    get: Callable[[Ctx], Any]
 
 
 @attrs.frozen
@@ -153,7 +154,7 @@ class Stat:
     type: str  # int | bool
     base_doc: str
     subject: str  # whose modifiers fold in: attacker, defender, race
-    base: Callable[["Game", "RaceInst | None", dict], Any]
+    base: Callable[[Game, RaceInst | None, dict], Any]
     bindings: dict[str, str] = attrs.field(factory=dict)
     floor: int | None = None
     cap: int | None = None
@@ -167,7 +168,7 @@ class Ctx:
 
     __slots__ = ("game", "me", "b", "it")
 
-    def __init__(self, game: "Game", me: "RaceInst | None", b: dict[str, Any] | None = None):
+    def __init__(self, game: Game, me: RaceInst | None, b: dict[str, Any] | None = None):
         self.game = game
         self.me = me
         self.b = b if b is not None else {}

@@ -11,19 +11,19 @@ def violations(game: Game) -> list[str]:
     out: list[str] = []
     rs = game.ruleset
     # each race's tokens: tray + hands + map = supply
-    held = Counter()
+    held: Counter[str] = Counter()
     for inst in game.races.values():
         held[inst.race.name] += inst.hand + inst.reserve + inst.pending - sum(inst.troops.values())
-    for r, inst in enumerate(game.occupant):
-        if inst is None:
+    for r, holder in enumerate(game.occupant):
+        if holder is None:
             if game.tokens[r]:
                 out.append(f"region {game.board.regions[r].id} has {game.tokens[r]} tokens and no race")
             continue
         if game.tokens[r] <= 0:
-            out.append(f"region {game.board.regions[r].id} is held by {inst.name} with no token")
-        if r not in inst.regions or inst.id not in game.races:
-            out.append(f"region {game.board.regions[r].id} is held by {inst.name}, which does not know it")
-        held[inst.race.name] += game.tokens[r]
+            out.append(f"region {game.board.regions[r].id} is held by {holder.name} with no token")
+        if r not in holder.regions or holder.id not in game.races:
+            out.append(f"region {game.board.regions[r].id} is held by {holder.name}, which does not know it")
+        held[holder.race.name] += game.tokens[r]
     for inst in game.races.values():
         for r in inst.regions:
             if game.occupant[r] is not inst:

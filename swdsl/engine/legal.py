@@ -20,9 +20,11 @@ from the frontier unless a rule makes more regions reachable) and `is_legal`
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, NamedTuple
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple, cast
 
 from swdsl.engine import pieces, turn
+from swdsl.engine.content import Choice
 from swdsl.engine.entries import Ctx
 from swdsl.engine.events import player_races
 from swdsl.engine.holdings import held_content
@@ -127,7 +129,7 @@ def ability_users(game: Game, inst: RaceInst) -> list[tuple[RaceInst, str]]:
     return users
 
 
-def _choices(ctx: Ctx, choose, i: int = 0, want: tuple | None = None) -> list[tuple]:
+def _choices(ctx: Ctx, choose: tuple[Choice, ...], i: int = 0, want: tuple | None = None) -> list[tuple]:
     """Every combination of an ability's choices (or only `want`, if it is
     one); a later choice may depend on the earlier ones, which are bound while
     its options are listed."""
@@ -138,7 +140,7 @@ def _choices(ctx: Ctx, choose, i: int = 0, want: tuple | None = None) -> list[tu
         options = c.options(ctx)
     else:
         options = [want[i]] if i < len(want) and c.is_option(ctx, want[i]) else []
-    out = []
+    out: list[tuple] = []
     for v in options:
         ctx.b[c.name] = v
         out.extend((v,) + rest for rest in _choices(ctx, choose, i + 1, want))
@@ -325,46 +327,50 @@ def apply_legal(game: Game, action: Action, cost: int | None = None) -> None:
     """Play an action already known to be legal (bots use this after choosing
     from legal_actions, to avoid generating them twice)."""
     game.actions.append(action)
-    kind, a = action.kind, action.a
+    kind = action.kind
     t = game.turn
-    inst = t.acting
-    if kind in ("conquer", "final") and cost is None:
-        cost = conquest_cost(game, inst, a)  # type: ignore[arg-type]
     if kind == "pick":
-        turn.pick(game, a)  # type: ignore[arg-type]
-    elif kind == "conquer":
-        turn.conquer(game, inst, a, cost)  # type: ignore[arg-type]
-    elif kind == "final":
-        turn.final_attempt(game, inst, a, cost)  # type: ignore[arg-type]
-    elif kind == "abandon":
-        pieces.vacate(game, inst, a)  # type: ignore[arg-type]
-        t.abandoned = True
-    elif kind == "ability":
-        use_ability(game, inst, a, action.b)  # type: ignore[arg-type]
+        turn.pick(game, cast(int, action.a))
+        return
+    inst = cast(RaceInst, t.acting)
+    if kind == "ability":
+        use_ability(game, inst, cast(str, action.a), cast(tuple, action.b))
     elif kind == "end":
         if t.phase == "conquer":
             turn.end_conquests(game)
         else:
             turn.end_redeploy(game)
-    elif kind == "place":
-        game.tokens[a] += 1  # type: ignore[index]
-        if t.phase == "defend":
-            inst.pending -= 1  # type: ignore[union-attr]
-            if inst.pending == 0:  # type: ignore[union-attr]
-                turn.advance(game)
-        else:
-            inst.hand -= 1  # type: ignore[union-attr]
-            t.placed.add(a)  # type: ignore[arg-type]
-    elif kind == "gather":
-        keep = region_minimum(game, inst, a)  # type: ignore[arg-type]
-        inst.hand += game.tokens[a] - keep  # type: ignore[union-attr, index]
-        game.tokens[a] = keep  # type: ignore[index]
-        t.gathered.add(a)  # type: ignore[arg-type]
     elif kind == "decline":
-        turn.decline(game, inst)  # type: ignore[arg-type]
+        turn.decline(game, inst)
         turn.advance(game)
     elif kind == "pass":
         turn.advance(game)
+    else:
+        _apply_to_region(game, inst, kind, cast(int, action.a), cost)
+
+
+def _apply_to_region(game: Game, inst: RaceInst, kind: str, r: int, cost: int | None) -> None:
+    t = game.turn
+    if kind in ("conquer", "final"):
+        cost = conquest_cost(game, inst, r) if cost is None else cost
+        (turn.conquer if kind == "conquer" else turn.final_attempt)(game, inst, r, cost)
+    elif kind == "abandon":
+        pieces.vacate(game, inst, r)
+        t.abandoned = True
+    elif kind == "place":
+        game.tokens[r] += 1
+        if t.phase == "defend":
+            inst.pending -= 1
+            if inst.pending == 0:
+                turn.advance(game)
+        else:
+            inst.hand -= 1
+            t.placed.add(r)
+    elif kind == "gather":
+        keep = region_minimum(game, inst, r)
+        inst.hand += game.tokens[r] - keep
+        game.tokens[r] = keep
+        t.gathered.add(r)
 
 
 def explain_illegal(game: Game, action: Action) -> str:

@@ -12,7 +12,6 @@ from swdsl.engine.content import Content
 from swdsl.engine.events import fire
 from swdsl.engine.state import Game, RaceInst
 
-
 # ---- coins ----------------------------------------------------------------------
 
 
@@ -171,7 +170,7 @@ def place_marker(game: Game, name: str, region: int, owner: RaceInst | None) -> 
     if not _take_piece(game, name):
         return False
     owned = owner is not None and game.ruleset.markers[name].kind != "place"
-    game.markers[region].append((name, owner.id if owned else None))
+    game.markers[region].append((name, owner.id if owner is not None and owned else None))
     return True
 
 

@@ -7,7 +7,8 @@ functions; nothing here changes the game.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from swdsl.engine.entries import Attribute, Ctx, Function, Param, RegionSet, State, Value
 from swdsl.engine.legal import can_target, conquerable

@@ -81,7 +81,10 @@ class Setup:
     layout: Layout | None = None
 
     def new_board(self, rng) -> Board:
-        return self.board if self.layout is None else self.layout.draw(rng)
+        if self.layout is not None:
+            return self.layout.draw(rng)
+        assert self.board is not None, "a setup has a board or a layout"
+        return self.board
 
 
 @attrs.define

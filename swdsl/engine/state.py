@@ -203,7 +203,7 @@ class Game:
     def visible_combos(self) -> list[tuple[int, int, str, str]]:
         """(column, row, banner, power) of every combo on offer, column by column."""
         m = self.market
-        out = []
+        out: list[tuple[int, int, str, str]] = []
         for c, column in enumerate(m.columns):
             n = min(self.ruleset.market.visible, len(column), len(m.powers))
             out.extend((c, i, column[i], m.powers[i]) for i in range(n))

@@ -176,7 +176,7 @@ def _times_last(m: Modifier) -> bool:
     return m.op == "times"
 
 
-_CONSTANT = {n: _bounded(s, s.base.constant, None) for n, s in STATS.items()  # type: ignore[attr-defined]
+_CONSTANT = {n: _bounded(s, s.base.constant, None) for n, s in STATS.items()
              if hasattr(s.base, "constant")}
 _NOTHING = object()
 
@@ -268,7 +268,7 @@ class Explanation:
 
     def __str__(self) -> str:
         parts = []
-        for source, op, v, before, after in self.steps:
+        for source, op, v, _before, _after in self.steps:
             if source in ("floor", "cap"):
                 parts.append(f", {source} {v}")
             elif op == "set":

@@ -15,8 +15,17 @@ from swdsl.engine import chance
 from swdsl.engine.events import fire, player_races
 from swdsl.engine.holdings import held_content
 from swdsl.engine.pieces import (
-    gain, markers_leave_with, new_race, pay, refill_powers, remove_markers, remove_player_markers, remove_race,
-    take_from_tray, to_tray, vacate,
+    gain,
+    markers_leave_with,
+    new_race,
+    pay,
+    refill_powers,
+    remove_markers,
+    remove_player_markers,
+    remove_race,
+    take_from_tray,
+    to_tray,
+    vacate,
 )
 from swdsl.engine.state import Conquest, Game, RaceInst, TurnState
 from swdsl.engine.stats import modified, region_minimum, value

@@ -37,49 +37,49 @@ class RegionSet:
 
 @node
 class Count:
-    of: "Expr"
+    of: Expr
     span: Span
 
 
 @node
 class Attr:
     name: str
-    subject: "Expr"
+    subject: Expr
     span: Span
 
 
 @node
 class Call:
     func: str
-    args: tuple["Expr", ...]
+    args: tuple[Expr, ...]
     span: Span
 
 
 @node
 class Neg:
-    value: "Expr"
+    value: Expr
     span: Span
 
 
 @node
 class Arith:
     op: str
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
     span: Span
 
 
 @node
 class BoolOp:
     op: str  # and | or
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
     span: Span
 
 
 @node
 class Not:
-    value: "Expr"
+    value: Expr
     span: Span
 
 
@@ -88,24 +88,30 @@ class Test:
     """`[subject] is|in|has|borders|was ...`; subject None means the filtered element."""
 
     kind: str  # is | is_not | in | has | borders | was
-    subject: "Expr | None"
-    arg: "Expr | None"
+    subject: Expr | None
+    arg: Expr | None
     names: tuple[str, ...]
     span: Span
+
+    @property
+    def operand(self) -> Expr:
+        """The expression tested against (`is X`, `borders X`), which those tests always have."""
+        assert self.arg is not None, self.kind
+        return self.arg
 
 
 @node
 class Compare:
     op: str
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
     span: Span
 
 
 @node
 class Filtered:
-    base: "Expr"
-    cond: "Expr"
+    base: Expr
+    cond: Expr
     span: Span
     name: str | None = None  # `as NAME`: the element's name for nested `where`s
 
@@ -126,9 +132,9 @@ class Effect:
 
     kind: str
     span: Span
-    args: tuple["Expr | Name | bool | tuple[Effect, ...] | None", ...] = ()
+    args: tuple[Expr | Name | bool | tuple[Effect, ...] | None, ...] = ()
 
-    def blocks(self) -> list[tuple["Effect", ...]]:
+    def blocks(self) -> list[tuple[Effect, ...]]:
         """The blocks of effects it runs (`if`, `as`)."""
         return [a for a in self.args if isinstance(a, tuple)]
 

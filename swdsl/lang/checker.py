@@ -13,10 +13,9 @@ import attrs
 
 from swdsl.diagnostics import Diagnostic, Span, did_you_mean
 from swdsl.engine import vocabulary as V
-from swdsl.lang import ast
-
 from swdsl.engine.entries import EXPRESSION_KINDS
-from swdsl.lang.typer import ELEMENT, SETS, Checked, PackNames, Typer, _Env, described
+from swdsl.lang import ast
+from swdsl.lang.typer import ELEMENT, Checked, PackNames, Typer, _Env, described
 
 MAX_ITEMS = 200
 MAX_EFFECTS = 64

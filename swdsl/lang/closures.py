@@ -140,7 +140,7 @@ class ExprCompiler:
             if res[0] == "state" and res[2] == "edge":
                 return subject_ok
             if res[0] == "borders":
-                return subject_ok and self.static(e.arg)
+                return subject_ok and self.static(e.operand)
         return False
 
     def _test(self, e: ast.Test):
@@ -154,7 +154,7 @@ class ExprCompiler:
         elif kind in ("terrain_is", "terrain_in", "symbol"):
             test = _looks_like(subject, res[-1], region=res[0] == "symbol" or res[1] == "region")
         elif kind == "equal":
-            arg = self.expr(e.arg)
+            arg = self.expr(e.operand)
             test = lambda ctx: subject(ctx) == arg(ctx)  # noqa: E731
         elif kind == "marker":
             name = self.rename.get(res[1], res[1])
@@ -166,7 +166,7 @@ class ExprCompiler:
             name = res[1]
             test = lambda ctx: Q.has_tag(subject(ctx), name)  # noqa: E731
         elif kind == "borders":
-            arg = self.expr(e.arg)
+            arg = self.expr(e.operand)
             test = lambda ctx: Q.borders(ctx.game, subject(ctx), arg(ctx))  # noqa: E731
         elif kind == "player_marker":
             name = res[1]

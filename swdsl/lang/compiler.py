@@ -9,7 +9,8 @@ the engine's implementations.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from swdsl.engine.content import Ability, Choice, Content, Modifier, Trigger
 from swdsl.engine.entries import BLOCK, FLAG, Ctx

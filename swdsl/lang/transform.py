@@ -12,7 +12,8 @@ from swdsl.lang import ast
 
 def span_of(meta_or_tok) -> Span:
     if isinstance(meta_or_tok, Token):
-        return Span(meta_or_tok.line, meta_or_tok.column, meta_or_tok.end_line, meta_or_tok.end_column)
+        tok = meta_or_tok
+        return Span(tok.line or 1, tok.column or 1, tok.end_line or 0, tok.end_column or 0)
     m = meta_or_tok
     if getattr(m, "empty", True):
         return Span()

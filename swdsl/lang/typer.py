@@ -16,7 +16,6 @@ from swdsl.engine.entries import EXPRESSION_KINDS
 from swdsl.lang import ast
 
 
-
 @attrs.define
 class PackNames:
     """Names a pack defines: the checker's view of it."""
@@ -50,10 +49,10 @@ class _Env:
         self.variables = variables
         self.it = it
 
-    def inner(self, it: str) -> "_Env":
+    def inner(self, it: str) -> _Env:
         return _Env(self.decl, self.bindings, self.variables, it)
 
-    def bind(self, name: str, type_: str) -> "_Env":
+    def bind(self, name: str, type_: str) -> _Env:
         return _Env(self.decl, {**self.bindings, name: type_}, self.variables, self.it)
 
 
@@ -78,6 +77,10 @@ class Typer:
     names: PackNames
     out: Checked
 
+    def marker_name(self, path: str, name: str, span: Span | None) -> None:
+        """Check a marker name (the Checker records which markers are used)."""
+        raise NotImplementedError
+
     # ---- reporting
     def error(self, path: str, span: Span, code: str, message: str, hint: str = "") -> None:
         self.out.diagnostics.append(Diagnostic(path, span, code, message, hint))
@@ -93,7 +96,8 @@ class Typer:
     def expect_any(self, env: _Env, e: ast.Expr, wants: tuple[str, ...]) -> str:
         t = self.expr(env, e)
         if t not in wants and t != "?":
-            self.error(env.decl.path, e.span, "SW103", f"expected {' or '.join(described(w) for w in wants)}, this is {described(t)}")
+            wanted = " or ".join(described(w) for w in wants)
+            self.error(env.decl.path, e.span, "SW103", f"expected {wanted}, this is {described(t)}")
         return t
 
     def resolve(self, e, res: tuple, type_: str) -> str:
@@ -224,7 +228,7 @@ class Typer:
         if st == "?":
             return "bool"
         if e.kind in ("is", "is_not"):
-            arg = e.arg
+            arg = e.operand
             if isinstance(arg, ast.Ref) and arg.name in STATES.get(st, {}) and arg.name not in env.bindings \
                     and arg.name not in env.variables:
                 return self.resolve(e, ("state", st, arg.name), "bool")
@@ -283,7 +287,7 @@ class Typer:
         if e.kind == "borders":
             if st not in ("region", "regions"):
                 self.error(path, e.span, "SW103", f"`borders` tests a region or a set of regions, not {described(st)}")
-            self.expect_any(env, e.arg, ("region", "regions"))
+            self.expect_any(env, e.operand, ("region", "regions"))
             return self.resolve(e, ("borders",), "bool")
         if e.kind == "was":
             n = e.names[0]

@@ -3,7 +3,8 @@
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from swdsl.bots import RandomBot
 from swdsl.engine.legal import Action, IllegalAction, apply, apply_legal, is_legal, legal_actions

@@ -22,7 +22,8 @@ def _team_pack(tmp_path):
         (pack / "races" / f"{f}.sw").unlink()
     text = (pack / "pack.yaml").read_text()
     text = text.replace("name: classic", "name: teams")
-    text = text.replace("  visible: 6          # 5 in the column + the stack tops\n  payment: combos     # one own coin on each combo above",
+    text = text.replace("  visible: 6          # 5 in the column + the stack tops\n"
+                        "  payment: combos     # one own coin on each combo above",
                         "  visible: 3\n  payment: bank\n  columns: [[red], [blue]]")
     text = text.replace("2: {map: maps/2p.yaml, rounds: 10, coins: 5}",
                         "2: {map: maps/2p.yaml, rounds: 10, coins: 5, seats: [[red], [blue]]}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from handmade import R, empty_game, put
 
 from swdsl.bots import GreedyBot, RandomBot, play
 from swdsl.engine import events, pieces, turn
@@ -17,8 +18,6 @@ from swdsl.engine.invariants import violations
 from swdsl.engine.legal import Action, ability_actions, apply, can_target, held_abilities, legal_actions, use_ability
 from swdsl.engine.setup import new_game
 from swdsl.engine.stats import conquest_cost, fold, is_immune
-
-from handmade import R, empty_game, put
 
 HARD = Path(__file__).parent / "hard"
 

@@ -6,14 +6,11 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
+from handmade import R, empty_game, put
 
 from swdsl.engine import pieces, turn
 from swdsl.engine.legal import DECLINE, Action, ability_actions, apply, can_target, legal_actions, use_ability
 from swdsl.engine.stats import conquest_cost, explain
-
-from handmade import R, empty_game, put
-
-
 
 
 def mid(g, r) -> int:

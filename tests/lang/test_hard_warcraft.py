@@ -7,14 +7,11 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
+from handmade import R, empty_game, put
 
 from swdsl.engine import events, pieces, turn
 from swdsl.engine.legal import Action, ability_actions, apply, legal_actions, use_ability
 from swdsl.engine.stats import conquest_cost, is_immune
-
-from handmade import R, empty_game, put
-
-
 
 
 def conquering(g, inst):
