@@ -1,6 +1,8 @@
 """legal_actions is the single source of legality; apply refuses the rest."""
 
 import random
+from functools import lru_cache
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -10,6 +12,7 @@ from swdsl.bots import RandomBot
 from swdsl.engine.legal import Action, IllegalAction, apply, apply_legal, is_legal, legal_actions
 from swdsl.engine.replay import checksum
 from swdsl.engine.setup import new_game
+from swdsl.packs.loader import load_ruleset
 
 KINDS = ["pick", "decline", "abandon", "conquer", "final", "end", "place", "gather", "pass", "ability"]
 
@@ -22,10 +25,24 @@ def _advance(game, steps, seed):
         apply_legal(game, bot.choose(game, legal_actions(game)))
 
 
-@settings(max_examples=60, deadline=None)
+ROOT = Path(__file__).resolve().parents[2]
+PACKS = [str(p.parent) for p in sorted(ROOT.glob("packs/*/pack.yaml"))] + [str(ROOT / "tests/lang/hard")]
+
+
+@lru_cache(maxsize=None)
+def ruleset(pack: str):
+    return load_ruleset([pack])
+
+
+@pytest.mark.parametrize("pack", PACKS, ids=lambda p: Path(p).name)
+@settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10_000), steps=st.integers(0, 400), players=st.integers(2, 5))
-def test_is_legal_agrees_with_legal_actions(classic, seed, steps, players):
-    game = new_game(classic, players, seed)
+def test_is_legal_agrees_with_legal_actions(pack, seed, steps, players):
+    rs = ruleset(pack)
+    players = min(players, max(rs.setups))
+    if players not in rs.setups:
+        players = min(rs.setups)
+    game = new_game(rs, players, seed)
     _advance(game, steps, seed)
     legal = set(legal_actions(game))
     for a in legal:
@@ -35,6 +52,9 @@ def test_is_legal_agrees_with_legal_actions(classic, seed, steps, players):
     for _ in range(60):
         a = Action(rng.choice(KINDS), rng.choice([None, rng.randrange(-1, n + 1)]), None)
         assert is_legal(game, a) == (a in legal), a
+    for a in [x for x in legal if x.kind == "ability"]:  # the same ability, another choice
+        other = Action("ability", a.a, tuple(rng.randrange(-1, n + 1) for _ in a.b))
+        assert is_legal(game, other) == (other in legal), other
 
 
 def test_illegal_action_is_refused_and_changes_nothing(classic):
