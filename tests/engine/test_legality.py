@@ -1,7 +1,7 @@
 """legal_actions is the single source of legality; apply refuses the rest."""
 
 import random
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKS = [str(p.parent) for p in sorted(ROOT.glob("packs/*/pack.yaml"))] + [str(ROOT / "tests/lang/hard")]
 
 
-@lru_cache(maxsize=None)
+@cache
 def ruleset(pack: str):
     return load_ruleset([pack])
 
