@@ -4,8 +4,11 @@ of a Ctx, built once; nothing walks the tree while a game runs."""
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
+from typing import Any
 
 from swdsl.engine import queries as Q
+from swdsl.engine.entries import Ctx
 from swdsl.engine.vocabulary import ATTRIBUTES, FUNCTIONS, LOG_STATES, SETS, STATES, VALUES
 from swdsl.lang import ast
 
@@ -117,31 +120,42 @@ class ExprCompiler:
             return _per_board(filtered)
         return filtered
 
-    def static(self, e) -> bool:
-        """True if `e` depends only on the map (terrain, symbols, edge, borders):
-        such a selection is computed once per map, not at every evaluation."""
+    def static(self, e, fixed: frozenset[str] = frozenset()) -> bool:
+        """True if `e` depends only on the map (terrain, symbols, edge, borders)
+        and the bindings in `fixed`: such a value is computed once per map (and
+        per value of those bindings), not at every evaluation."""
         if isinstance(e, ast.Int):
             return True
         if isinstance(e, ast.Ref):
             res = self.res.get(id(e), ("?",))
             return res[0] in ("it", "terrain") or e.name in ("true", "false") or res == ("state_it", "region", "edge") \
-                or res[0] == "attr_it" and (res[1], res[2]) in _MAP_ATTRIBUTES
+                or res[0] == "attr_it" and (res[1], res[2]) in _MAP_ATTRIBUTES \
+                or res[0] == "binding" and res[1] in fixed
+        if isinstance(e, ast.Attr):
+            res = self.res.get(id(e), ("?",))
+            return (res[1:] if len(res) == 3 else ()) in _MAP_ATTRIBUTES and self.static(e.subject, fixed)
         if isinstance(e, ast.BoolOp):
-            return self.static(e.left) and self.static(e.right)
+            return self.static(e.left, fixed) and self.static(e.right, fixed)
         if isinstance(e, ast.Not):
-            return self.static(e.value)
+            return self.static(e.value, fixed)
         if isinstance(e, ast.Filtered):
-            return isinstance(e.base, ast.RegionSet) and e.base.qual == "all" and self.static(e.cond)
+            return isinstance(e.base, ast.RegionSet) and e.base.qual == "all" and self.static(e.cond, fixed)
         if isinstance(e, ast.Test):
             res = self.res.get(id(e), ("?",))
-            subject_ok = e.subject is None or self.static(e.subject)
+            subject_ok = e.subject is None or self.static(e.subject, fixed)
             if res[0] in ("terrain_is", "terrain_in", "symbol"):
                 return subject_ok
             if res[0] == "state" and res[2] == "edge":
                 return subject_ok
             if res[0] == "borders":
-                return subject_ok and self.static(e.operand)
+                return subject_ok and self.static(e.operand, fixed)
         return False
+
+    def per_target(self, e) -> Callable[[Ctx], Any]:
+        """`e` compiled; if it depends only on the map and `target`, its value is
+        kept per board and target (a modifier's `when terrain of target is sea`)."""
+        fn = self.expr(e)
+        return _per_target(fn) if self.static(e, frozenset({"target"})) and not self.static(e) else fn
 
     def _test(self, e: ast.Test):
         subject = self.expr(e.subject) if e.subject is not None else (lambda ctx: ctx.it)
@@ -200,6 +214,21 @@ def _looks_like(subject, names: frozenset[str], region: bool):
         reg = ctx.game.board.regions[subject(ctx)]
         return reg.terrain in names or not names.isdisjoint(reg.symbols)
     return test
+
+
+_MISSING = object()
+
+
+def _per_target(fn):
+    """Memoise a value that depends only on the map and `target`, per board and target."""
+    def cached(ctx):
+        memo = ctx.game.board.memo
+        key = (cached, ctx.b.get("target"))
+        got = memo.get(key, _MISSING)
+        if got is _MISSING:
+            got = memo[key] = fn(ctx)
+        return got
+    return cached
 
 
 def _per_board(fn):

@@ -15,7 +15,7 @@ from typing import Any
 from swdsl.engine.content import Ability, Choice, Content, Modifier, Trigger
 from swdsl.engine.entries import BLOCK, FLAG, Ctx
 from swdsl.engine.stats import shielded
-from swdsl.engine.vocabulary import EFFECTS
+from swdsl.engine.vocabulary import EFFECTS, STATS
 from swdsl.lang import ast
 from swdsl.lang.checker import Checked
 from swdsl.lang.closures import ExprCompiler, const
@@ -69,7 +69,9 @@ class Compiler(ExprCompiler):
         return c
 
     def modifier(self, d: ast.Decl, m: ast.Modifier) -> Modifier:
-        return Modifier(m.stat.text, m.op, self.expr(m.value), self.opt(m.when), self.opt(m.floor), self.opt(m.cap),
+        when = self.per_target(m.when) if m.when is not None and "target" in STATS[m.stat.text].bindings \
+            else self.opt(m.when)
+        return Modifier(m.stat.text, m.op, self.expr(m.value), when, self.opt(m.floor), self.opt(m.cap),
                         m.scope.kind if m.scope else "active", d.name, d.kind)
 
     def ability(self, d: ast.Decl, a: ast.Ability) -> Ability:
