@@ -83,3 +83,25 @@ def test_unaffordable_conquest_gives_cost_and_hand(classic):
     with pytest.raises(IllegalAction, match=r"costs \d+ tokens and .* has \d+ in hand"):
         apply(game, Action("conquer", finals[0]))
     assert checksum(game) == before
+
+
+def test_the_final_conquest_shortfall_follows_the_pack_die(tmp_path):
+    """R9: a final conquest may lack at most what the die can roll — the largest face of the pack's die."""
+    import shutil
+
+    from swdsl.engine.position import Position
+    from swdsl.packs.loader import resolve_pack
+
+    pack = tmp_path / "bigdie"
+    shutil.copytree(resolve_pack("classic"), pack)
+    manifest = pack / "pack.yaml"
+    manifest.write_text(manifest.read_text().replace("die: [0, 0, 0, 1, 2, 3]", "die: [0, 0, 0, 2, 4, 6]"))
+    rs = load_ruleset([str(pack)])
+    region = rs.setups[2].board.by_id
+    pos = Position(rs, 2)
+    pos.race("Ratmen", 0, "Alchemist", regions={region["2"]: 1}, hand=1)
+    pos.race("Humans", 1, "Swamp", regions={region["3"]: 4, region["7"]: 6})
+    game = pos.start(0)
+    finals = {a.a for a in legal_actions(game) if a.kind == "final"}
+    assert region["3"] in finals and is_legal(game, Action("final", region["3"]))  # cost 6: short by 5
+    assert not is_legal(game, Action("final", region["7"]))  # cost 8: short by 7, beyond the largest face
