@@ -26,6 +26,7 @@ class Modifier:
     scope: str  # active | declined | always
     source: str  # the declaration it comes from, for explain()
     origin: str = "race"  # the kind of that declaration: a shielded region ignores all but edition rules
+    where: str = ""  # file:line:col of the rule
 
 
 @attrs.frozen
@@ -36,6 +37,7 @@ class Trigger:
     run: Fn
     source: str
     audience: str = "me"  # me | ours: also when the event happens to another race of the player
+    where: str = ""  # file:line:col of the rule
 
 
 @attrs.frozen
@@ -67,6 +69,7 @@ class Ability:
     scope: str
     choose: tuple[Choice, ...]
     run: Fn
+    where: str = ""  # file:line:col of the rule
 
 
 @attrs.define

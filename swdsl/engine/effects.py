@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from swdsl.engine import chance, pieces, turn
-from swdsl.engine.entries import Ctx, Effect, Param
+from swdsl.engine.entries import Ctx, Effect, Param, Variable
 from swdsl.engine.queries import as_regions
 from swdsl.engine.stats import conquest_cost, region_minimum
 
@@ -67,18 +67,18 @@ def _draw(ctx: Ctx, pool: str, where: int | None) -> None:
         pieces.draw_marker(ctx.game, pool, where, ctx.me)
 
 
-def _set(ctx: Ctx, var: str, v: Any) -> None:
-    ctx.me.vars[var] = v  # type: ignore[union-attr]
+def _set(ctx: Ctx, var: Variable, v: Any) -> None:
+    var.set(ctx, v)
 
 
 def _bump(sign: int):
-    def run(ctx: Ctx, var: str, n: int) -> None:
-        ctx.me.vars[var] = (ctx.me.vars.get(var) or 0) + sign * n  # type: ignore[union-attr]
+    def run(ctx: Ctx, var: Variable, n: int) -> None:
+        var.set(ctx, (var.get(ctx) or 0) + sign * n)
     return run
 
 
-def _roll(ctx: Ctx, var: str) -> None:
-    ctx.me.vars[var] = chance.roll(ctx.game)  # type: ignore[union-attr]
+def _roll(ctx: Ctx, var: Variable) -> None:
+    var.set(ctx, chance.roll(ctx.game))
 
 
 def _conquer(ctx: Ctx, r: int | None, using: int | None, from_tray: bool, destroying: bool) -> None:

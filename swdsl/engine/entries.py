@@ -161,6 +161,44 @@ class Stat:
     favours: str = ""  # "" | "less" | "true"
 
 
+class Overflow(ValueError):
+    """Content went beyond one of its budgets (pack.yaml `budgets`); the rule
+    running at the time turns it into a ContentError naming itself."""
+
+
+@attrs.frozen
+class Variable:
+    """A variable of a declaration. Those of races, powers, relics and places
+    are kept by the race whose rule runs (`me`); those of edition rules by the
+    game, one value for everyone."""
+
+    name: str
+    initial: Any
+    owner: str  # "race" | "game"
+
+    def store(self, ctx: Ctx) -> dict[str, Any] | None:
+        if self.owner == "game":
+            return ctx.game.vars
+        return None if ctx.me is None else ctx.me.vars
+
+    def get(self, ctx: Ctx) -> Any:
+        store = self.store(ctx)
+        return self.initial if store is None else store.get(self.name, self.initial)
+
+    def set(self, ctx: Ctx, value: Any) -> None:
+        limit = ctx.game.ruleset.budgets.number
+        if isinstance(value, int) and not -limit <= value <= limit:
+            raise Overflow(f"variable '{self.name}' would hold {_short(value)}, beyond the budget of ±{limit}")
+        store = self.store(ctx)
+        if store is not None:
+            store[self.name] = value
+
+
+def _short(n: int) -> str:
+    """A number for a message, without writing out a huge one."""
+    return str(n) if n.bit_length() < 64 else f"a number of about {int(n.bit_length() * 0.30103)} digits"
+
+
 class Ctx:
     """What compiled rules see: the game, the race the rule belongs to (`me`),
     the bindings of the event, stat or ability, and the element being tested

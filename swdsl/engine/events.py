@@ -3,7 +3,9 @@ that content hangs on them."""
 
 from __future__ import annotations
 
+from swdsl.engine.content import Trigger
 from swdsl.engine.entries import Ctx, Event
+from swdsl.engine.errors import ContentError
 from swdsl.engine.holdings import any_attached, held_content
 from swdsl.engine.state import Game, RaceInst
 
@@ -47,13 +49,25 @@ def fire(game: Game, event: str, inst: RaceInst | None, **bindings) -> None:
             if inst is not None and not inst.scope_ok(t.scope):
                 continue
             if t.when is None or t.when(ctx):
+                _count(game, t)
                 t.run(ctx)
         for other, t in listeners:
             octx = Ctx(game, other, bindings)
             if t.when is None or t.when(octx):
+                _count(game, t)
                 t.run(octx)
     finally:
         turn.depth -= 1
+
+
+def _count(game: Game, t: Trigger) -> None:
+    """One more trigger run in this action; past the budget the game stops, naming the trigger."""
+    game.turn.runs += 1
+    budget = game.ruleset.budgets.trigger_runs
+    if game.turn.runs > budget:
+        raise ContentError(t.where, "SW501", f"more than {budget} triggers ran in one action (this one is "
+                           f"{t.event} of {t.source})", "triggers that set each other off loop; raise "
+                           "`budgets: trigger_runs` in pack.yaml only if this much is meant")
 
 
 def _own_triggers(game: Game, inst: RaceInst, event: str) -> tuple:

@@ -54,6 +54,7 @@ def violations(game: Game) -> list[str]:
     # marker pools
     on_map = Counter(n for marks in game.markers for n, _ in marks)
     on_map.update(n for n, _ in game.turn.returning)  # on their way back to their owner
+    on_map.update(n for pool in game.hidden.values() for n in pool)  # face down in a hidden pool
     on_map.update(n for p in game.players for n, _ in p.markers)  # held in front of a player
     for inst in game.races.values():
         on_map.update(inst.troops)  # serving as a race's tokens

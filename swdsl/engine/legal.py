@@ -329,6 +329,7 @@ def apply_legal(game: Game, action: Action, cost: int | None = None) -> None:
     game.actions.append(action)
     kind = action.kind
     t = game.turn
+    t.runs = 0
     if kind == "pick":
         turn.pick(game, cast(int, action.a))
         return

@@ -50,16 +50,23 @@ def new_race(game: Game, race: Content, power: Content | None, player: int | Non
 def occupy(game: Game, inst: RaceInst, region: int, n: int) -> int:
     """Set-up placement: `inst` holds `region` with up to n tokens from its tray;
     tokens already there go back to their own tray."""
+    return enter(game, inst, region, take_from_tray(game, inst, n))
+
+
+def enter(game: Game, inst: RaceInst, region: int, tokens: int) -> int:
+    """`inst` holds `region` with `tokens` it already took (from hand or tray);
+    tokens of another race still there (a trigger may have put them back) go to
+    their tray, so a region and its race's record always agree."""
     old = game.occupant[region]
-    if old is not None:
+    if old is not None and old is not inst:
         to_tray(game, old, game.tokens[region])
         old.regions.discard(region)
         game.occupant[region], game.tokens[region] = None, 0
-    got = take_from_tray(game, inst, n)
-    if got:
-        game.occupant[region], game.tokens[region] = inst, got
+    if tokens > 0:
+        game.occupant[region] = inst
+        game.tokens[region] += tokens
         inst.regions.add(region)
-    return got
+    return tokens
 
 
 
@@ -72,6 +79,7 @@ def take_from_tray(game: Game, inst: RaceInst, wanted: int) -> int:
 def to_tray(game: Game, inst: RaceInst, n: int) -> None:
     """n of the race's tokens leave play: pieces recruited as its tokens go
     first, back to their pool; the rest go back to the race's tray."""
+    n = max(0, n)
     if inst.troops:
         for name in sorted(inst.troops):
             back = min(n, inst.troops[name])
@@ -155,7 +163,7 @@ def copy_marker(game: Game, kind: str, region: int, copier: str) -> None:
             return
 
 
-def _take_piece(game: Game, name: str) -> bool:
+def take_piece(game: Game, name: str) -> bool:
     """Take one marker from its pool (R6: nothing once the pool is empty)."""
     left = game.pools.get(name)
     if left is not None:
@@ -167,7 +175,7 @@ def _take_piece(game: Game, name: str) -> bool:
 
 def place_marker(game: Game, name: str, region: int, owner: RaceInst | None) -> bool:
     """Put a piece from its pool; a place belongs to nobody (whoever holds its region has it)."""
-    if not _take_piece(game, name):
+    if not take_piece(game, name):
         return False
     owned = owner is not None and game.ruleset.markers[name].kind != "place"
     game.markers[region].append((name, owner.id if owner is not None and owned else None))
@@ -224,6 +232,7 @@ def vacate(game: Game, inst: RaceInst, region: int) -> int:
 def set_aside(game: Game, inst: RaceInst, n: int) -> None:
     """Take n tokens off the map, most crowded regions first; a region left
     empty is abandoned (R65). They come back when troops are readied."""
+    n = max(0, n)
     while n > 0 and inst.regions:
         r = max(sorted(inst.regions), key=lambda x: game.tokens[x])
         if game.tokens[r] > 1:
@@ -349,7 +358,7 @@ def swap_power(game: Game, inst: RaceInst, name: str) -> None:
 
 def give_marker(game: Game, name: str, seat: int, owner: RaceInst | None) -> bool:
     """Put a marker from its pool in front of a player."""
-    if not _take_piece(game, name):
+    if not take_piece(game, name):
         return False
     game.players[seat].markers.append((name, owner.id if owner else None))
     return True

@@ -43,13 +43,14 @@ def snapshot(game: Game) -> dict[str, Any]:
         "tray": sorted(game.tray.items()), "pools": sorted(game.pools.items()),
         "hidden": sorted(game.hidden.items()), "uses": sorted(map(list, game.uses.items()), key=str),
         "bound_powers": sorted(game.bound_powers.items()), "worn": sorted(game.worn.items()),
+        "vars": sorted(game.vars.items()),
         "script": sorted(game.script.items()), "rng": hashlib.sha256(repr(game.rng.getstate()).encode()).hexdigest(),
         "turn": [t.phase, t.actor, _id(t.acting), [[s, _id(i)] for s, i in t.queue],
                  [list(attrs.astuple(c)) for c in t.log],
                  sorted(_race(i) for i in t.gone.values()), sorted(map(list, t.uses.items()), key=str), t.die,
                  t.conquered, t.abandoned, t.picked, t.declined, sorted(t.gathered), sorted(t.placed),
                  sorted(t.readied.items()),
-                 t.returning, t.depth],
+                 t.returning, t.depth, t.runs],
     }
 
 

@@ -87,6 +87,16 @@ class Setup:
         return self.board
 
 
+@attrs.frozen
+class Budgets:
+    """What content may spend (pack.yaml `budgets:`): past one, the game stops
+    with a diagnostic naming the rule, never a hang."""
+
+    trigger_runs: int = 1000  # triggers run during one action
+    number: int = 1_000_000  # the largest value (either sign) a variable may hold
+    actions: int = 20_000  # actions in a game; a game cut off there is unfinished
+
+
 @attrs.define
 class Ruleset:
     name: str
@@ -98,6 +108,7 @@ class Ruleset:
     market: Market = Market()
     die: tuple[int, ...] = (0, 0, 0, 1, 2, 3)
     bank: int = 1000
+    budgets: Budgets = Budgets()
     terrains: frozenset[str] = frozenset()
     symbols: frozenset[str] = frozenset()
     rule_mods: dict[str, tuple[Modifier, ...]] = attrs.field(factory=dict)

@@ -42,8 +42,8 @@ def prepared(ruleset: Ruleset, players: int, seed: int, board: Board | None = No
     game.occupant, game.tokens, game.markers = [None] * n, [0] * n, [[] for _ in range(n)]
     for banner in banners:
         game.market.columns[ruleset.column_of(banner)].append(banner)
-    for name, members in setup.pools.items():
-        game.hidden[name] = list(members)
+    for name, members in setup.pools.items():  # a limited piece in a hidden pool comes out of the box
+        game.hidden[name] = [m for m in members if pieces.take_piece(game, m)]
     return game
 
 

@@ -150,6 +150,7 @@ class TurnState:
     readied: dict[int, int] = attrs.field(factory=dict)  # tokens the active race took into hand, per region
     returning: list[tuple[str, int]] = attrs.field(factory=list)  # markers going back to their owners
     depth: int = 0  # triggers running inside triggers
+    runs: int = 0  # triggers run in the current action (pack.yaml `budgets: trigger_runs`)
 
 
 @attrs.define(eq=False)
@@ -176,6 +177,7 @@ class Game:
     uses: dict[tuple, int] = attrs.field(factory=dict)  # uses of abilities limited per game
     bound_powers: dict[int, list[str]] = attrs.field(factory=dict)  # region -> powers bound to it (`draw power`)
     worn: dict[str, str] = attrs.field(factory=dict)  # marker -> the marker whose rules it wears (`copy`)
+    vars: dict[str, Any] = attrs.field(factory=dict)  # the variables of edition rules: the game's
     script: dict[str, list[Any]] = attrs.field(factory=dict)  # chance outcomes fixed in advance (chance.py)
     actions: list[tuple] = attrs.field(factory=list)
     turn: TurnState = attrs.field(factory=TurnState)
@@ -237,10 +239,11 @@ class Game:
                           list(p.markers)) for p in self.players]
         turn = TurnState(t.phase, t.actor, same(t.acting), [(s, same(i)) for s, i in t.queue], list(t.log), gone,
                          dict(t.uses), t.die, t.conquered, t.abandoned, t.picked, t.declined, set(t.gathered),
-                         set(t.placed), dict(t.readied), list(t.returning), t.depth)
+                         set(t.placed), dict(t.readied), list(t.returning), t.depth, t.runs)
         return Game(self.ruleset, self.setup, self.board, self.seed, rng, players, self.market.copy(), self.bank,
                     dict(self.tray), dict(self.pools), {k: list(v) for k, v in self.hidden.items()},
                     [same(i) for i in self.occupant], list(self.tokens), [list(m) for m in self.markers], races,
                     {n: same(i) for n, i in self.neutrals.items()}, self.next_id, self.round, self.current,  # type: ignore[misc]
                     dict(self.uses), {r: list(v) for r, v in self.bound_powers.items()}, dict(self.worn),
+                    dict(self.vars),
                     {k: list(v) for k, v in self.script.items()}, list(self.actions), turn)

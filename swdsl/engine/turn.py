@@ -15,6 +15,7 @@ from swdsl.engine import chance
 from swdsl.engine.events import fire, player_races
 from swdsl.engine.holdings import held_content
 from swdsl.engine.pieces import (
+    enter,
     gain,
     markers_leave_with,
     new_race,
@@ -50,9 +51,7 @@ def conquer(game: Game, inst: RaceInst, region: int, tokens: int, *, from_tray: 
         inst.hand -= tokens
     if tokens <= 0:
         return
-    game.occupant[region] = inst
-    game.tokens[region] = tokens
-    inst.regions.add(region)
+    enter(game, inst, region, tokens)
     game.turn.conquered = True
     fire(game, "conquest.done", inst, target=region, defender=defender, defenders=defenders)
 
@@ -195,6 +194,10 @@ def begin_turn(game: Game) -> None:
                 for name, (init, reset) in c.variables.items():
                     if reset == "turn":
                         inst.vars[name] = init
+    for rule in game.ruleset.rules:
+        for name, (init, reset) in rule.variables.items():
+            if reset == "turn" or name not in game.vars:
+                game.vars[name] = init
     if p.active is not None:
         ready_troops(game, p.active)
         p.active.turns += 1

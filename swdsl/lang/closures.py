@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from swdsl.engine import queries as Q
-from swdsl.engine.entries import Ctx
+from swdsl.engine.entries import Ctx, Variable
 from swdsl.engine.vocabulary import ATTRIBUTES, FUNCTIONS, LOG_STATES, SETS, STATES, VALUES
 from swdsl.lang import ast
 
@@ -26,8 +26,12 @@ _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul,
 class ExprCompiler:
     """Compiles expressions; `res` is what the checker resolved each name to."""
 
+    def variable(self, name: str) -> Variable:
+        """A variable of the declaration, or one a race reads of a relic or bound power it never declared."""
+        return self.variables.get(name) or Variable(name, None, "race")
+
     res: dict[int, tuple]
-    inits: dict
+    variables: dict[str, Variable]  # the declaration's own
     decl_name: str  # the declaration being compiled (`here` finds its marker)
     rename: dict[str, str]  # marker names read as others (a copied relic's own name means its wearer)
 
@@ -47,8 +51,7 @@ class ExprCompiler:
             name = res[1]
             return lambda ctx: ctx.b.get(name)
         if kind == "var":
-            name, init = res[1], getattr(self, "inits", {}).get(res[1])
-            return lambda ctx: ctx.me.vars.get(name, init)
+            return self.variable(res[1]).get
         if kind == "terrain":
             return const(res[1])
         if kind == "attr_it":

@@ -13,7 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 from swdsl.engine.content import Ability, Choice, Content, Modifier, Trigger
-from swdsl.engine.entries import BLOCK, FLAG, Ctx
+from swdsl.engine.entries import BLOCK, FLAG, Ctx, Overflow, Variable
+from swdsl.engine.errors import ContentError
 from swdsl.engine.stats import shielded
 from swdsl.engine.vocabulary import EFFECTS, STATS
 from swdsl.lang import ast
@@ -37,8 +38,10 @@ class Compiler(ExprCompiler):
         self.rename = {d.name: wearer} if wearer else {}
         self.key_prefix = f"{wearer}>" if wearer else ""
         self.wearers: set[str] = set()
-        # initial values, for a race reading the variables of a relic or a bound power it never declared
-        self.inits = {i.name: (None if i.init == "none" else i.init) for i in d.items if isinstance(i, ast.VarDecl)}
+        owner = "game" if d.kind == "rule" else "race"
+        self.variables = {i.name: Variable(i.name, None if i.init == "none" else i.init, owner)
+                          for i in d.items if isinstance(i, ast.VarDecl)}
+        self.path = d.path
         mods: dict[str, list[Modifier]] = {}
         trigs: dict[str, list[Trigger]] = {}
         abilities = []
@@ -57,7 +60,8 @@ class Compiler(ExprCompiler):
                 mods.setdefault(m.stat, []).append(m)
             elif isinstance(item, ast.Trigger):
                 t = Trigger(item.event.text, self.opt(item.when), item.scope.kind if item.scope else "active",
-                            self.block(item.effects), d.name, item.audience.text if item.audience else "me")
+                            self.block(item.effects), d.name, item.audience.text if item.audience else "me",
+                            self.where(item.span))
                 trigs.setdefault(t.event, []).append(t)
             elif isinstance(item, ast.Ability):
                 abilities.append(self.ability(d, item))
@@ -72,7 +76,7 @@ class Compiler(ExprCompiler):
         when = self.per_target(m.when) if m.when is not None and "target" in STATS[m.stat.text].bindings \
             else self.opt(m.when)
         return Modifier(m.stat.text, m.op, self.expr(m.value), when, self.opt(m.floor), self.opt(m.cap),
-                        m.scope.kind if m.scope else "active", d.name, d.kind)
+                        m.scope.kind if m.scope else "active", d.name, d.kind, self.where(m.span))
 
     def ability(self, d: ast.Decl, a: ast.Ability) -> Ability:
         chooses = []
@@ -93,6 +97,7 @@ class Compiler(ExprCompiler):
             limit=limit.count if limit else None, per=limit.per.text if limit else None,
             per_owner=bool(limit and limit.key), when=self._pieces_left(self.opt(a.when), effects),
             scope=a.scope.kind if a.scope else "active", choose=tuple(chooses), run=self.block(tuple(effects)),
+            where=self.where(a.span),
         )
 
     def options(self, sel: ast.Expr):
@@ -130,6 +135,9 @@ class Compiler(ExprCompiler):
 
     def opt(self, e):
         return None if e is None else self.expr(e)
+
+    def where(self, span) -> str:
+        return f"{self.path}:{span.line}:{span.col}"
 
     def _pieces_left(self, when, effects: list[ast.Effect]):
         """An ability whose effects take a piece from its pool is offered only
@@ -170,6 +178,8 @@ class Compiler(ExprCompiler):
                 getters.append(const(self.block(arg) if arg is not None else None))  # type: ignore[arg-type]
             elif param.kind == FLAG:
                 getters.append(const(bool(arg)))
+            elif isinstance(arg, ast.Name) and param.kind in ("var", "counter"):
+                getters.append(const(self.variable(arg.text)))
             elif isinstance(arg, ast.Name):
                 word = self._word(arg)
                 if param.name == entry.wears:
@@ -177,12 +187,15 @@ class Compiler(ExprCompiler):
                 getters.append(const(word))
             else:
                 getters.append(const(None) if arg is None else self.expr(arg))  # type: ignore[arg-type]
-        if not getters:
-            return lambda ctx: run(ctx)
-        if len(getters) == 1:
-            (a,) = getters
-            return lambda ctx: run(ctx, a(ctx))
-        return lambda ctx: run(ctx, *[g(ctx) for g in getters])
+        where = self.where(e.span)
+
+        def bound(ctx):
+            try:
+                run(ctx, *[g(ctx) for g in getters])
+            except Overflow as err:
+                raise ContentError(where, "SW500", str(err), "raise the budget in pack.yaml `budgets:` if this is "
+                                   "meant, or bound the value") from None
+        return bound
 
 
 def _unshielded(options, is_option):

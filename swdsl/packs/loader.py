@@ -14,7 +14,7 @@ from pathlib import Path
 import attrs
 
 from swdsl.diagnostics import Diagnostic, PackError, Span, did_you_mean
-from swdsl.engine.ruleset import Layout, Market, Placement, Ruleset, Setup
+from swdsl.engine.ruleset import Budgets, Layout, Market, Placement, Ruleset, Setup
 from swdsl.engine.vocabulary import EFFECTS
 from swdsl.lang import ast
 from swdsl.lang.checker import PackNames, check, unused_markers
@@ -25,6 +25,14 @@ from swdsl.packs.yamlnodes import Reader
 from swdsl.resources import bundled_packs_dir
 
 LANGUAGE_VERSION = 1
+# bounds on what pack.yaml may ask for: beyond them a game could not be played in reasonable time or memory
+MAX_ROUNDS = 100
+MAX_VISIBLE = 64
+MAX_COINS = 1_000_000
+MAX_PER_REGION = 100
+BUDGET_KEYS = {"trigger_runs": ("triggers run in one action", 100_000),
+               "number": ("the largest value a variable may hold", 10**12),
+               "actions": ("actions in one game", 1_000_000)}
 MANIFEST_KEYS = {
     "name": "the pack's name", "edition": "the edition it belongs to", "version": "the pack's version",
     "language": "the rules-language version it is written in", "description": "one line about it",
@@ -34,6 +42,7 @@ MANIFEST_KEYS = {
     "die": "faces of the reinforcement die", "market": "the combo market", "setup": "setup per player count",
     "placements": "pieces placed at setup", "pools": "hidden marker pools", "rules": "rules files (globs)",
     "boards": "modular boards: per size, the physical boards, each a list of its faces (map files)",
+    "budgets": "what content may spend: trigger_runs per action, number (largest variable value), actions per game",
 }
 SETUP_KEYS = {"map": "map file", "boards": "modular boards drawn for each game: how many of each size",
               "rounds": "number of rounds", "coins": "starting coins per player",
@@ -67,6 +76,7 @@ class Manifest:
     equivalences: list[tuple[list[str], object]] = attrs.field(factory=list)
     rules: list[str] = attrs.field(factory=lambda: ["**/*.sw"])
     boards: dict[str, list[list[tuple[str, object]]]] = attrs.field(factory=dict)  # size -> boards -> (face path, node)
+    budgets: dict[str, int] = attrs.field(factory=dict)
 
 
 @attrs.define
@@ -173,17 +183,22 @@ def read_manifest(folder: Path, diags: list[Diagnostic], sources: dict[str, str]
             elif v:
                 m.rules.append(v)
     if "coins" in top:
-        m.coins = rd.integer(top["coins"][1], "coins")
+        m.coins = rd.integer(top["coins"][1], "coins", 0, MAX_COINS)
     if "die" in top:
-        faces = [rd.integer(n, "die face") for n in rd.sequence(top["die"][1], "die")]
+        faces = [rd.integer(n, "die face", 0, 100) for n in rd.sequence(top["die"][1], "die")[:101]]
         if faces and None not in faces:
-            m.die = tuple(faces)
+            m.die = tuple(faces)  # type: ignore[arg-type]
         elif not faces:
             rd.error(top["die"][1], "SW226", "the die has no faces")
+    if "budgets" in top:
+        f = rd.mapping(top["budgets"][1], "budgets")
+        rd.unknown_keys(f, {k: d for k, (d, _) in BUDGET_KEYS.items()}, "budgets")
+        m.budgets = {k: v for k, (_, most) in BUDGET_KEYS.items() if k in f
+                     and (v := rd.integer(f[k][1], k, 1, most)) is not None}
     if "market" in top:
         f = rd.mapping(top["market"][1], "market")
         rd.unknown_keys(f, MARKET_KEYS, "market")
-        visible = rd.integer(f["visible"][1], "visible", 1) if "visible" in f else 6
+        visible = rd.integer(f["visible"][1], "visible", 1, MAX_VISIBLE) if "visible" in f else 6
         payment = rd.text(f["payment"][1], "payment") if "payment" in f else "combos"
         if payment not in ("combos", "bank"):
             rd.error(f["payment"][1], "SW227", f"unknown payment '{payment}'", "use `combos` or `bank`")
@@ -209,8 +224,8 @@ def read_manifest(folder: Path, diags: list[Diagnostic], sources: dict[str, str]
             else:
                 entry["boards"] = ([(size, rd.integer(v, f"boards of size {size}", 1))
                                     for size, (_, v) in rd.mapping(f["boards"][1], "boards").items()], f["boards"][1])
-            entry["rounds"] = rd.integer(f["rounds"][1], "rounds", 1) if "rounds" in f else 10
-            entry["coins"] = rd.integer(f["coins"][1], "coins") if "coins" in f else 5
+            entry["rounds"] = rd.integer(f["rounds"][1], "rounds", 1, MAX_ROUNDS) if "rounds" in f else 10
+            entry["coins"] = rd.integer(f["coins"][1], "coins", 0, MAX_COINS) if "coins" in f else 5
             entry["seats"] = tuple(tuple(_names(rd, n, "seat tag")) for n in rd.sequence(f["seats"][1], "seats")) \
                 if "seats" in f else ()
             m.setup[int(count)] = entry
@@ -223,7 +238,7 @@ def read_manifest(folder: Path, diags: list[Diagnostic], sources: dict[str, str]
             if kind is None or what is None:
                 rd.error(node, "SW230", "a placement needs `symbol:` or `terrain:`, and `race:` or `marker:`")
                 continue
-            count = rd.integer(f["count"][1], "count", 1) if "count" in f else 1
+            count = rd.integer(f["count"][1], "count", 1, MAX_PER_REGION) if "count" in f else 1
             pick = _pick(rd, f["regions"][1]) if "regions" in f else None
             pl = Placement(kind, rd.text(f[kind][1], kind) or "", **{what: rd.text(f[what][1], what) or ""},
                            count=count or 1, pick=pick,
@@ -343,7 +358,9 @@ def load_packs(refs: list[str]) -> LoadedPack:
     placed = {pl.marker for m in manifests for pl, _ in m.placements if pl.marker}
     placed |= {n for m in manifests for members in m.pools.values() for n, _ in members}
     diags.extend(unused_markers(unique, checked, placed))
-    setups = _setups(manifests, names, diags, sources)
+    limits = {d.name: int(i.args[0]) for d in unique for i in d.items
+              if isinstance(i, ast.Prop) and i.name == "limit" and i.args and isinstance(i.args[0], int)}
+    setups = _setups(manifests, names, diags, sources, limits)
     ruleset = None
     if not any(d.is_error for d in diags):
         contents = compile_decls(unique, checked)
@@ -359,6 +376,7 @@ def load_packs(refs: list[str]) -> LoadedPack:
             market=next((m.market for m in manifests if m.market), Market()),
             die=next((m.die for m in manifests if m.die), (0, 0, 0, 1, 2, 3)),
             bank=next((m.coins for m in manifests if m.coins), 1000),
+            budgets=Budgets(**{k: v for m in manifests for k, v in m.budgets.items()}),
             terrains=frozenset(names.terrains), symbols=frozenset(names.symbols),
         )
         if first is not None and not ruleset.setups:
@@ -420,8 +438,9 @@ def _equivalences(manifests: list[Manifest], names: PackNames, diags: list[Diagn
 
 
 def _setups(manifests: list[Manifest], names: PackNames, diags: list[Diagnostic],
-            sources: dict[str, str]) -> dict[int, Setup]:
+            sources: dict[str, str], limits: dict[str, int]) -> dict[int, Setup]:
     setups: dict[int, Setup] = {}
+    bank = next((m.coins for m in manifests if m.coins), 1000)
     placements: list[Placement] = []
     pools: dict[str, tuple[str, ...]] = {}
     for m in manifests:
@@ -436,6 +455,9 @@ def _setups(manifests: list[Manifest], names: PackNames, diags: list[Diagnostic]
             elif pl.marker and pl.marker not in names.markers:
                 rd.error(node, "SW232", f"placement of unknown marker '{pl.marker}'",
                          did_you_mean(pl.marker, names.markers))
+            elif pl.marker and pl.count > limits.get(pl.marker, pl.count):
+                rd.error(node, "SW242", f"{pl.count} {pl.marker} per region, and the box holds "
+                         f"{limits[pl.marker]}", "lower `count`, or raise the marker's `limit`")
             else:
                 placements.append(pl)
         for name, members in m.pools.items():
@@ -458,6 +480,10 @@ def _setups(manifests: list[Manifest], names: PackNames, diags: list[Diagnostic]
                 board = load(*entry["map"])
                 if board is None:
                     continue
+            if count * (entry["coins"] or 0) > bank:
+                rd.error(entry["node"], "SW241", f"setup {count} deals {count} × {entry['coins']} coins and the "
+                         f"bank holds {bank}", "deal fewer coins, or put more in the box with `coins:`")
+                continue
             seats = entry["seats"]
             if seats and len(seats) != count:
                 rd.error(entry["node"], "SW237", f"setup {count} lists {len(seats)} seats",

@@ -99,20 +99,27 @@ class Reader:
             return None
         return n.value
 
-    def integer(self, node, what: str, minimum: int = 0) -> int | None:
+    def integer(self, node, what: str, minimum: int = 0, maximum: int = 10**9) -> int | None:
         n = self.scalar(node, what)
         if n is None:
             return None
         if not n.tag.endswith(":int"):
             self.error(n, "SW205", f"{what} must be a whole number, not '{n.value}'")
             return None
+        digits = n.value.replace("_", "")
+        if len(digits) > 30:
+            self.error(n, "SW205", f"{what} is a number of {len(digits)} digits", "no count in a pack is that large")
+            return None
         try:
-            value = int(n.value.replace("_", ""), 0)
+            value = int(digits, 0)
         except ValueError:
             self.error(n, "SW205", f"{what} must be a whole number, not '{n.value}'")
             return None
         if value < minimum:
             self.error(n, "SW205", f"{what} must be at least {minimum}")
+            return None
+        if value > maximum:
+            self.error(n, "SW205", f"{what} must be at most {maximum}")
             return None
         return value
 
