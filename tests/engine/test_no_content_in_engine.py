@@ -17,7 +17,7 @@ WORDS = {"mountain", "hole", "hero", "lair", "fortress", "magic", "mining", "roy
          "sailing", "defensive", "enraged", "blacksmith", "herbalist", "mountaineer", "intimidating", "muddy",
          "fisher", "adventurous", "frightened", "vanishing", "vengeful", "reborn", "martyr", "thieving",
          "quarreling", "flocking", "mystic", "championing", "garrison", "champion", "beast", "objective",
-         "harmony", "queen", "socked", "watchtower", "vengeance", "mushroom armor", "black mountain"}
+         "harmony", "queen", "socked", "watchtower", "vengeance", "mushroom armor", "black mountain", "face down"}
 
 
 def pack_names() -> set[str]:
