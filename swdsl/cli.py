@@ -349,8 +349,9 @@ def simulate(players, games, seed, bots, jobs, packs, fmt, check_invariants, sav
 @click.argument("file", type=click.Path(dir_okay=False))
 def replay(file: str) -> None:
     """Replay a saved game; exit 0 only if the final state matches its checksum."""
+    from swdsl.engine.errors import ContentError, engine_bug
     from swdsl.engine.legal import IllegalAction
-    from swdsl.engine.replay import checksum
+    from swdsl.engine.replay import actions_of, checksum
     from swdsl.engine.replay import replay as run
 
     def fail(code: str, message: str, hint: str, line: int = 1, col: int = 1) -> None:
@@ -373,11 +374,17 @@ def replay(file: str) -> None:
     if rec["players"] not in rs.setups:
         fail("SW313", f"the packs have no setup for {rec['players']} players", "the packs changed since the save")
     try:
+        actions_of(rec)
+    except ValueError as err:
+        fail("SW312", f"malformed action list: {err}", "a saved game's actions are [kind, a, b] lists")
+    try:
         game = run(rs, rec)
     except IllegalAction as err:
         fail("SW314", f"the game does not replay: {err}", "the packs or the engine changed since the game was saved")
-    except (TypeError, ValueError, KeyError, IndexError) as err:
-        fail("SW312", f"malformed action list: {err}", "a saved game's actions are [kind, a, b] lists")
+    except ContentError as err:
+        fail("SW314", f"the game does not replay: {err.where}: {err.code} {err.message}", err.hint)
+    except Exception as err:  # noqa: BLE001 - an engine bug is reported as one, never a traceback
+        fail("SW599", engine_bug(err, "the replay").split(" ", 1)[1], "report it with this saved game")
     actual = checksum(game)
     if actual != rec["checksum"]:
         fail("SW315", "the final state differs from the saved checksum",

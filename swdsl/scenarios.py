@@ -16,6 +16,7 @@ import attrs
 import yaml
 
 from swdsl.diagnostics import Diagnostic, Span
+from swdsl.engine.errors import ContentError, engine_bug
 from swdsl.engine.invariants import violations
 from swdsl.engine.legal import (
     Action,
@@ -148,6 +149,11 @@ def run_scenario(path: Path, sc: dict, line: int, ruleset: Ruleset) -> Outcome:
                 apply(game, action)
             except IllegalAction as err:
                 raise ScenarioError(sline, f"action '{step}' is illegal: {err}") from None
+            except ContentError as err:
+                raise ScenarioError(sline, f"after '{step}' the game stopped: {err.where}: {err.code} {err.message}"
+                                    ) from None
+            except Exception as err:  # noqa: BLE001 - an engine bug must be reported, not crash the run
+                raise ScenarioError(sline, engine_bug(err, f"action '{step}'")) from None
             bad = violations(game)
             if bad:
                 raise ScenarioError(sline, f"after '{step}' an invariant broke: {bad[0]}")
