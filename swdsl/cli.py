@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 
 from swdsl.diagnostics import Diagnostic, PackError, Span, render_text
+from swdsl.files import describe, read_text
 from swdsl.resources import bundled_packs_dir, default_pack
 
 
@@ -359,10 +360,11 @@ def replay(file: str) -> None:
         click.echo(f"      hint: {hint}", err=True)
         sys.exit(1)
 
-    try:
-        text = Path(file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        fail("SW310", f"cannot read the saved game: {err}", "give a file written by `swdsl simulate --save-dir`")
+    problems: list[Diagnostic] = []
+    text = read_text(Path(file), problems, shown=file)
+    if text is None:
+        _show(problems, {})
+        sys.exit(1)
     try:
         rec = json.loads(text)
     except json.JSONDecodeError as err:
@@ -408,8 +410,8 @@ def reference(file: str | None) -> None:
     try:
         changed = update(Path(file))
     except (OSError, UnicodeError) as err:
-        click.echo(f"{file}:1:1: SW310 cannot read or write the file: {getattr(err, 'strerror', None) or err}",
-                   err=True)
+        click.echo(f"{file}:1:1: SW310 cannot write the file: {describe(err)}", err=True)
+        click.echo("      hint: give the docs/language.md of a checkout you can write", err=True)
         sys.exit(1)
     except ValueError as err:
         click.echo(f"{file}:1:1: SW316 {err}", err=True)

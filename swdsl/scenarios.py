@@ -32,6 +32,7 @@ from swdsl.engine.position import Position, PositionError
 from swdsl.engine.ruleset import Ruleset
 from swdsl.engine.state import Game
 from swdsl.engine.stats import explain
+from swdsl.files import read_text
 from swdsl.packs.maps import load_map
 from swdsl.packs.yamlnodes import Reader
 
@@ -101,10 +102,9 @@ def read_file(path: Path) -> tuple[list[tuple[int, dict]], list[Diagnostic]]:
     """The scenarios of a file, each with its line, and the problems of the file itself."""
     diags: list[Diagnostic] = []
     rd = Reader(str(path), diags)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        return [], [Diagnostic(str(path), Span(), "SW400", f"cannot read scenario file: {err}", "save it as UTF-8")]
+    text = read_text(path, diags)
+    if text is None:
+        return [], diags
     root = rd.load(text)
     if root is None:
         return [], diags

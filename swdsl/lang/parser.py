@@ -19,11 +19,12 @@ from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from swdsl.diagnostics import Diagnostic, Span, did_you_mean
+from swdsl.files import MAX_RULES_BYTES
 from swdsl.lang import ast
 from swdsl.lang.transform import ToAst, span_of
 from swdsl.resources import grammar_file
 
-MAX_FILE_BYTES = 256 * 1024
+MAX_FILE_BYTES = MAX_RULES_BYTES
 MAX_NESTING = 24
 MAX_TREE_DEPTH = 128  # syntax-tree levels: keeps the checker and compiler far from Python's recursion limit
 

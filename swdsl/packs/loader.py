@@ -16,6 +16,7 @@ import attrs
 from swdsl.diagnostics import Diagnostic, PackError, Span, did_you_mean
 from swdsl.engine.ruleset import Budgets, Layout, Market, Placement, Ruleset, Setup
 from swdsl.engine.vocabulary import EFFECTS
+from swdsl.files import MAX_RULES_BYTES, MAX_YAML_BYTES, read_text
 from swdsl.lang import ast
 from swdsl.lang.checker import PackNames, check, unused_markers
 from swdsl.lang.compiler import compile_copies, compile_decls
@@ -99,29 +100,10 @@ def resolve_pack(ref: str) -> Path:
 
 
 def _read(path: Path, diags: list[Diagnostic], sources: dict[str, str]) -> str | None:
-    try:
-        data = path.read_bytes()
-    except OSError as err:
-        diags.append(Diagnostic(str(path), Span(), "SW220", f"cannot read file: {err.strerror or err}",
-                                "check the path and permissions"))
-        return None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = data[: err.start].count(b"\n") + 1
-        col = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
-        diags.append(Diagnostic(str(path), Span(line, col, line, col + 1), "SW221",
-                                f"the file is not UTF-8 text (byte 0x{data[err.start]:02x})", "save it as UTF-8"))
-        return None
-    if "\x00" in text:
-        at = text.index("\x00")
-        line = text.count("\n", 0, at) + 1
-        col = at - (text.rfind("\n", 0, at) + 1) + 1
-        diags.append(Diagnostic(str(path), Span(line, col, line, col + 1), "SW221", "the file contains NUL bytes",
-                                "save it as plain text"))
-        return None
-    text = text.removeprefix("\ufeff")  # a byte-order mark some editors write
-    sources[str(path)] = text
+    limit = MAX_RULES_BYTES if path.suffix == ".sw" else MAX_YAML_BYTES
+    text = read_text(path, diags, limit)
+    if text is not None:
+        sources[str(path)] = text
     return text
 
 

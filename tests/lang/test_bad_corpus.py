@@ -181,7 +181,7 @@ def test_cli_replay_errors(tmp_path: Path):
     not_game.write_text("[1, 2]")
     latin = tmp_path / "latin.json"
     latin.write_bytes(b'{"x": "\xe9"}')
-    for path, code in ((bad_json, "SW311"), (not_game, "SW312"), (latin, "SW310")):
+    for path, code in ((bad_json, "SW311"), (not_game, "SW312"), (latin, "SW221")):
         result = runner.invoke(main, ["replay", str(path)])
         out = result.output
         assert result.exit_code == 1, out
