@@ -61,7 +61,7 @@ def plain(node, rd: Reader):
         out.lines = [n.start_mark.line + 1 for n in node.value]
         return out
     if node.tag.endswith(":int"):
-        return int(node.value.replace("_", ""), 0)
+        return rd.integer(node, "a number", minimum=-(10**9))
     if node.tag.endswith(":bool"):
         return node.value.lower() in ("true", "yes", "on", "y")
     if node.tag.endswith(":null"):
