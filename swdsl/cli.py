@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from swdsl.diagnostics import Diagnostic, PackError, Span, render_text
+from swdsl.diagnostics import Diagnostic, PackError, Span, printable, render_text
 from swdsl.files import describe, read_text
 from swdsl.resources import bundled_packs_dir, default_pack
 
@@ -166,9 +166,8 @@ def _relative(d: Diagnostic) -> Diagnostic:
 @click.option("--format", "fmt", type=click.Choice(["text", "junit"]), default="text")
 def test_cmd(packs: tuple[str, ...], fmt: str) -> None:
     """Run the scenario tests in each pack's tests/ folder."""
-    from xml.sax.saxutils import escape, quoteattr
-
     from swdsl.packs.loader import load_ruleset, resolve_pack
+    from swdsl.report import junit_suites
     from swdsl.scenarios import load_file, scenario_files
 
     refs = list(packs) or sorted(p.name for p in bundled_packs_dir().iterdir() if (p / "tests").is_dir())
@@ -200,18 +199,9 @@ def test_cmd(packs: tuple[str, ...], fmt: str) -> None:
             click.echo(f"{rs.name}: {len(outcomes) - len(bad)} passed, {len(bad)} failed "
                        f"({len(files)} files)")
     if fmt == "junit":
-        lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<testsuites>"]
-        for name, outcomes in suites:
-            fails = sum(bool(o.failures) for o in outcomes)
-            lines.append(f"  <testsuite name={quoteattr(name)} tests=\"{len(outcomes)}\" failures=\"{fails}\">")
-            for o in outcomes:
-                body = "".join(f"<failure message={quoteattr(fl.message)}>{escape(_display(Path(fl.path)))}:"
-                               f"{fl.line}: {escape(fl.message)}</failure>" for fl in o.failures)
-                lines.append(f"    <testcase classname={quoteattr(_display(Path(o.path)))} "
-                             f"name={quoteattr(o.name)}>{body}</testcase>")
-            lines.append("  </testsuite>")
-        lines.append("</testsuites>")
-        click.echo("\n".join(lines))
+        click.echo(junit_suites([(name, [(_display(Path(o.path)), o.name,
+                                          [f"{_display(Path(fl.path))}:{fl.line}: {fl.message}" for fl in o.failures])
+                                         for o in outcomes]) for name, outcomes in suites]))
     sys.exit(1 if failed else 0)
 
 
@@ -247,13 +237,14 @@ def info(packs: tuple[str, ...], fmt: str) -> None:
         return
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     console = Console()
-    console.print(f"[bold]{rs.name}[/bold]")
+    console.print(Text(printable(rs.name), style="bold"))
     for title, rows, cols in (
-        ("Races", data["races"], ("name", "tokens", "supply")),
-        ("Powers", data["powers"], ("name", "tokens")),
-        ("Markers", data["markers"], ("name", "kind", "defense", "limit")),
+        ("Races", data["races"], ("name", "tokens", "supply", "doc")),
+        ("Powers", data["powers"], ("name", "tokens", "doc")),
+        ("Markers", data["markers"], ("name", "kind", "defense", "limit", "doc")),
         ("Rules", data["rules"], ("name", "doc")),
         ("Maps", data["maps"], ("players", "name", "regions", "borders", "rounds")),
         ("Modular boards", data["boards"], ("players", "boards", "rounds")),
@@ -264,8 +255,8 @@ def info(packs: tuple[str, ...], fmt: str) -> None:
         table = Table(title=f"{title} ({len(rows)})")
         for c in cols:
             table.add_column(c)
-        for row in rows:
-            table.add_row(*[str(row[c]) if row[c] is not None else "—" for c in cols])
+        for row in rows:  # pack text is data, never markup
+            table.add_row(*[Text(printable(str(row[c])) if row[c] is not None else "—") for c in cols])
         console.print(table)
 
 

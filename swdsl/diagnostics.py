@@ -66,21 +66,39 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     return "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
 
 
+_CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x00, 0x09), *range(0x0b, 0x20), 0x7f, *range(0x80, 0xa0)]}
+
+
+def printable(text: str) -> str:
+    """Text from a pack, safe to print on a terminal: control characters (escape
+    sequences included) are shown as \\xNN instead of being obeyed."""
+    return text.translate(_CONTROL)
+
+
+_NOT_XML = {c: None for c in [*range(0x00, 0x09), 0x0b, 0x0c, *range(0x0e, 0x20), 0xfffe, 0xffff]}
+
+
+def xml_text(text: str) -> str:
+    """Text that XML 1.0 can hold: the characters it cannot are dropped (lone
+    surrogates too)."""
+    return "".join(ch for ch in text.translate(_NOT_XML) if not 0xd800 <= ord(ch) <= 0xdfff)
+
+
 def render_text(diags: list[Diagnostic], sources: dict[str, str]) -> str:
     """The human format: headline, the source line with a caret, and the hint."""
     out = []
     for d in diags:
         label = d.code if d.is_error else f"{d.code} (warning)"
-        out.append(f"{d.path}:{d.span.line}:{d.span.col}: {label} {d.message}")
+        out.append(printable(f"{d.path}:{d.span.line}:{d.span.col}: {label} {d.message}"))
         text = sources.get(d.path)
         if text is not None:
             lines = text.splitlines()
             if 1 <= d.span.line <= len(lines):
-                src = lines[d.span.line - 1].expandtabs(1)
+                src = printable(lines[d.span.line - 1].expandtabs(1))
                 gutter = f"{d.span.line:>5} | "
                 out.append(gutter + src)
                 width = min(d.span.width, max(1, len(src) - d.span.col + 1))
                 out.append(" " * (len(gutter) - 2) + "| " + " " * (d.span.col - 1) + "^" * width)
         if d.hint:
-            out.append(f"      hint: {d.hint}")
+            out.append(printable(f"      hint: {d.hint}"))
     return "\n".join(out)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from xml.sax.saxutils import escape, quoteattr
 
-from swdsl.diagnostics import Diagnostic, render_text
+from swdsl.diagnostics import Diagnostic, render_text, xml_text
 
 FORMATS = ("text", "json", "github", "sarif", "junit")
 
@@ -58,26 +58,34 @@ def sarif(diags: list[Diagnostic]) -> str:
     }, indent=2)
 
 
-def junit(diags: list[Diagnostic], packs: dict[str, list[str]], strict: bool) -> str:
-    """One testsuite per pack, one testcase per file; a file fails on errors
-    (and on warnings with --strict)."""
+Case = tuple[str, str, list[str]]  # (class name, name, failure messages)
+
+
+def junit_suites(suites: list[tuple[str, list[Case]]]) -> str:
+    """JUnit XML: one testsuite per (name, cases); a case fails with its messages.
+    Every text from packs is escaped, and characters XML cannot hold are dropped."""
     out = ['<?xml version="1.0" encoding="UTF-8"?>', "<testsuites>"]
-    for pack, files in packs.items():
-        cases = []
-        failures = 0
-        for f in files:
-            mine = [d for d in diags if d.path == f and (d.is_error or strict)]
-            body = ""
-            if mine:
-                failures += 1
-                text = "\n".join(d.headline() for d in mine)
-                body = f'<failure message={quoteattr(mine[0].headline())}>{escape(text)}</failure>'
-            cases.append(f'    <testcase classname={quoteattr(pack)} name={quoteattr(f)}>{body}</testcase>')
-        out.append(f'  <testsuite name={quoteattr(pack)} tests="{len(files)}" failures="{failures}">')
-        out.extend(cases)
+    for suite, cases in suites:
+        failures = sum(bool(fails) for _, _, fails in cases)
+        out.append(f'  <testsuite name={_attr(suite)} tests="{len(cases)}" failures="{failures}">')
+        for classname, name, fails in cases:
+            body = f'<failure message={_attr(fails[0])}>{escape(xml_text(chr(10).join(fails)))}</failure>' \
+                if fails else ""
+            out.append(f'    <testcase classname={_attr(classname)} name={_attr(name)}>{body}</testcase>')
         out.append("  </testsuite>")
     out.append("</testsuites>")
     return "\n".join(out)
+
+
+def _attr(text: str) -> str:
+    return quoteattr(xml_text(text))
+
+
+def junit(diags: list[Diagnostic], packs: dict[str, list[str]], strict: bool) -> str:
+    """One testsuite per pack, one testcase per file; a file fails on errors
+    (and on warnings with --strict)."""
+    return junit_suites([(pack, [(pack, f, [d.headline() for d in diags if d.path == f and (d.is_error or strict)])
+                                 for f in files]) for pack, files in packs.items()])
 
 
 def render(fmt: str, diags: list[Diagnostic], sources: dict[str, str], packs: dict[str, list[str]],
