@@ -65,6 +65,23 @@ def describe(err: BaseException) -> str:
     return str(err)
 
 
+def file_kind(path: Path) -> str:
+    """"file", "dir" or "" (missing, unreadable, or a name the system refuses)."""
+    try:
+        return "dir" if path.is_dir() else "file" if path.is_file() else ""
+    except (OSError, ValueError):
+        return ""
+
+
+def unreadable_folders(folder: Path) -> list[tuple[str, str]]:
+    """(folder, reason) for every folder under `folder` that cannot be listed
+    (a glob would skip them silently)."""
+    found: list[tuple[str, str]] = []
+    for _ in os.walk(folder, onerror=lambda err: found.append((err.filename or str(folder), describe(err)))):
+        pass
+    return found
+
+
 def inside(folder: Path, path: Path) -> bool:
     """Whether `path`, once links are followed, lies inside `folder`."""
     try:
