@@ -1,0 +1,669 @@
+"""A semantic pack generator: small packs of random but well-formed rules.
+
+Everything the rules language can say is taken from the engine's vocabulary
+(`swdsl.engine.vocabulary`): every event, stat, modifier operation, effect (its
+parameters and the syntax its entry declares), attribute, state, log state,
+named value, function, region set, scope, phase, limit and property. A
+construct added to the vocabulary is generated without touching this file;
+tests/fuzz/test_generator.py proves that every entry is generated and that
+each one alone passes `swdsl check`.
+
+Expressions are built by type (int, bool, region, regions, race, races, player,
+players, power, powers, terrain) in an environment that knows the bindings of
+the event, stat or ability, the declaration's variables, the element of a
+`where` (`it`, or a name given with `as`) and whether `here` exists. Every
+compound sub-expression is parenthesised, so the text parses whatever nests.
+
+A pack is data (`Pack`): its manifest, map and declarations, each declaration
+a list of item lines; `Pack.write(folder)` writes the files and the shrinker in
+harness.py removes declarations and items while a failure persists.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import attrs
+
+from swdsl.engine import vocabulary as V
+from swdsl.engine.entries import BLOCK, EXPRESSION_KINDS, FLAG
+from swdsl.lang.checker import COST_STATS, MAX_CHOICES
+
+TYPES = ("int", "bool", "region", "regions", "race", "races", "player", "players", "power", "powers", "terrain")
+SET_ELEMENT = {"regions": "region", "players": "player", "races": "race", "powers": "power"}
+LOG_SUBJECTS = {s for s, _ in V.LOG_STATES}
+NUMBERS = [0, 1, 1, 2, 2, 3, 5, -1, -2, -10, 7, 100, 10**6, 10**9, 99999999999999999999]
+PLACEHOLDER = re.compile(r"^[A-Z]+$")
+
+
+# ---- the environment an expression is generated in ---------------------------------------------------------------
+
+@attrs.frozen
+class Env:
+    kind: str  # the declaration's kind
+    bindings: dict  # name -> type (event, stat, ability choices, `as` names)
+    variables: dict  # name -> "int" | "player"
+    it: str | None = None  # the element type inside `where`
+    stat: str = ""  # the stat a modifier folds into (`cost of` is refused in cost stats)
+
+    def with_it(self, t: str, name: str | None = None) -> Env:
+        b = dict(self.bindings)
+        if name:
+            b[name] = t
+        return attrs.evolve(self, it=t, bindings=b)
+
+    def bind(self, name: str, t: str) -> Env:
+        return attrs.evolve(self, bindings={**self.bindings, name: t})
+
+
+@attrs.define
+class Names:
+    """The pack's names, which rules may use."""
+
+    terrains: list[str]
+    symbols: list[str]
+    markers: list[str]  # markers, relics and places
+    marker_tags: list[str]
+    races: list[str]
+    powers: list[str]
+    tags: list[str]
+    pools: list[str]
+
+
+class Gen:
+    """Random expressions, effects and items over the vocabulary, from a seeded generator."""
+
+    def __init__(self, rng: random.Random, names: Names, max_depth: int = 3):
+        self.rng = rng
+        self.names = names
+        self.max_depth = max_depth
+        self.used: set[tuple[str, str]] = set()  # (family, entry) generated: the coverage of the vocabulary
+        self.fresh = 0
+
+    def note(self, family: str, name: str) -> None:
+        self.used.add((family, name))
+
+    def pick(self, xs):
+        return xs[self.rng.randrange(len(xs))]
+
+    def chance(self, p: float) -> bool:
+        return self.rng.random() < p
+
+    def new_name(self, prefix: str) -> str:
+        self.fresh += 1
+        return f"{prefix}{self.fresh}"
+
+    # ---- expressions
+    def expr(self, env: Env, t: str, depth: int = 0) -> str | None:
+        """An expression of type `t`, or None if nothing of that type exists here."""
+        options = self._producers(env, t, depth)
+        self.rng.shuffle(options)
+        options.sort(key=lambda o: -o[0] * self.rng.random())
+        for _, make in options:
+            text = make()
+            if text is not None:
+                return text
+        return None
+
+    def any_of(self, env: Env, types, depth: int = 0) -> tuple[str, str] | None:
+        """(text, type) for one of `types` that can be produced here."""
+        ts = list(types)
+        self.rng.shuffle(ts)
+        for t in ts:
+            text = self.expr(env, t, depth)
+            if text is not None:
+                return text, t
+        return None
+
+    def _producers(self, env: Env, t: str, depth: int) -> list:
+        """(weight, thunk) pairs that produce an expression of type t (a thunk may give None)."""
+        deep = depth >= self.max_depth
+        d = depth + 1
+        out: list = []
+        add = lambda w, f: out.append((w, f))  # noqa: E731
+        # names bound here: event and stat bindings, choices, `as` names, `it`
+        for name, bt in env.bindings.items():
+            if bt == t:
+                add(3, lambda name=name: self._noted("binding", name, name))
+        if env.it == t:
+            add(3, lambda: "it")
+        for name, vt in env.variables.items():
+            if vt == t:
+                add(2, lambda name=name: name)
+        for v in V.VALUES.values():
+            if v.type == t and (not v.per_declaration or env.kind in ("relic", "place")):
+                add(1, lambda v=v: self._noted("value", v.name, v.name))
+        if t == "int":
+            add(4, lambda: str(self._number()))
+        if t == "terrain" and self.names.terrains:
+            add(1, lambda: self.pick(self.names.terrains))
+        if t == "regions":
+            for s in V.SETS.values():
+                add(1, lambda s=s: self._noted("set", s.qual, s.syntax))
+        if t == "bool" and deep:
+            add(1, lambda: self.pick(["true", "false"]))
+        if deep:
+            return out
+        # attributes: `NAME of SUBJECT`, and bare race attributes (of `me`)
+        for (name, subject), a in V.ATTRIBUTES.items():
+            if a.type != t or (name == "cost" and env.stat in COST_STATS):
+                continue
+            add(2, lambda name=name, subject=subject: self._attr(env, name, subject, d))
+            if subject == "race" and self._bare_ok(env, name):
+                add(1, lambda name=name: self._noted("attribute", f"{name} of race", name))
+            if env.it == subject and self._bare_ok(env, name):
+                add(1, lambda name=name, subject=subject: self._noted("attribute", f"{name} of {subject}", name))
+        for f in V.FUNCTIONS.values():
+            if f.type == t:
+                add(1, lambda f=f: self._call(env, f, d))
+        if t == "int":
+            add(2, lambda: self._arith(env, d))
+            add(1, lambda: self._wrap(f"-{self.expr(env, 'int', d)}"))
+            add(2, lambda: self._count(env, d))
+        if t in SET_ELEMENT:
+            add(3, lambda: self._filtered(env, t, d))
+        if t == "bool":
+            add(1, lambda: self.pick(["true", "false"]))
+            add(3, lambda: self._state(env, d))
+            add(2, lambda: self._compare(env, d))
+            add(2, lambda: self._boolop(env, d))
+            add(1, lambda: self._wrap(f"not {self.expr(env, 'bool', d)}"))
+            add(2, lambda: self._terrain_test(env, d))
+            add(2, lambda: self._has(env, d))
+            add(1, lambda: self._borders(env, d))
+            add(1, lambda: self._was(env, d))
+            add(1, lambda: self._equal(env, d))
+        return out
+
+    def _noted(self, family: str, name: str, text: str) -> str:
+        self.note(family, name)
+        return text
+
+    def _bare_ok(self, env: Env, name: str) -> bool:
+        """A bare attribute name is read as one only if nothing else has that name here."""
+        return name not in env.bindings and name not in env.variables and name not in V.VALUES and name != "it"
+
+    def _number(self) -> int:
+        return self.pick(NUMBERS) if self.chance(0.3) else self.rng.randint(0, 4)
+
+    @staticmethod
+    def _wrap(text: str | None) -> str | None:
+        return None if text is None or "None" in text else f"({text})"
+
+    def _attr(self, env: Env, name: str, subject: str, d: int) -> str | None:
+        s = self.expr(env, subject, d)
+        if s is None:
+            return None
+        self.note("attribute", f"{name} of {subject}")
+        return f"({name} of {s})"
+
+    def _call(self, env: Env, f, d: int) -> str | None:
+        params = list(f.params)
+        if f.variadic:
+            params += [params[-1]] * self.rng.randint(1, 3)
+        args = []
+        for p in params:
+            got = self.any_of(env, EXPRESSION_KINDS[p.kind], d)
+            if got is None:
+                return None
+            args.append(got[0])
+        self.note("function", f.name)
+        return f"{f.name}({', '.join(args)})"
+
+    def _arith(self, env: Env, d: int) -> str | None:
+        op = self.pick(["+", "-", "*", "/"])
+        a, b = self.expr(env, "int", d), self.expr(env, "int", d)
+        if op == "/" and b is not None and b.strip("()") == "0":
+            b = "1"
+        self.note("operator", op)
+        return self._wrap(f"{a} {op} {b}")
+
+    def _count(self, env: Env, d: int) -> str | None:
+        got = self.any_of(env, SET_ELEMENT, d)
+        return None if got is None else f"(count {got[0]})"
+
+    def _filtered(self, env: Env, t: str, d: int) -> str | None:
+        base = self.expr(env, t, d)
+        if base is None:
+            return None
+        name = self.new_name("x") if self.chance(0.3) else None
+        cond = self.expr(env.with_it(SET_ELEMENT[t], name), "bool", d)
+        self.note("selection", f"{t} where" + (" as" if name else ""))
+        return f"({base}{f' as {name}' if name else ''} where {cond})"
+
+    def _subject(self, env: Env, t: str, d: int) -> tuple[str, str] | None:
+        """A test's subject: left out inside `where` when it is the element."""
+        if env.it == t and self.chance(0.5):
+            return "", ""
+        s = self.expr(env, t, d)
+        return None if s is None else (s, " ")
+
+    def _state(self, env: Env, d: int) -> str | None:
+        (subject, name), _ = self.pick(list(V.STATES.items())), None
+        got = self._subject(env, subject, d)
+        if got is None:
+            return None
+        s, sep = got
+        neg = "not " if self.chance(0.3) else ""
+        self.note("state", f"{subject} is {name}")
+        return f"({s}{sep}is {neg}{name})"
+
+    def _was(self, env: Env, d: int) -> str | None:
+        subject, name = self.pick(list(V.LOG_STATES))
+        got = self._subject(env, subject, d)
+        if got is None:
+            return None
+        self.note("log state", f"{subject} was {name}")
+        return f"({got[0]}{got[1]}was {name})"
+
+    def _compare(self, env: Env, d: int) -> str | None:
+        op = self.pick(["==", "!=", "<", "<=", ">", ">="])
+        return self._wrap(f"{self.expr(env, 'int', d)} {op} {self.expr(env, 'int', d)}")
+
+    def _equal(self, env: Env, d: int) -> str | None:
+        """`==`/`!=` or `is` between two values of one type (players, races, regions, powers, terrains)."""
+        t = self.pick(["player", "race", "region", "power", "terrain"])
+        a, b = self.expr(env, t, d), self.expr(env, t, d)
+        if a is None or b is None:
+            return None
+        if self.chance(0.5) and (b in env.bindings or b in env.variables or b in V.VALUES):
+            return f"({a} is {b})"  # `is` compares with a name; any other word would be a state
+        return f"({a} {self.pick(['==', '!='])} {b})"
+
+    def _boolop(self, env: Env, d: int) -> str | None:
+        return self._wrap(f"{self.expr(env, 'bool', d)} {self.pick(['and', 'or'])} {self.expr(env, 'bool', d)}")
+
+    def _terrain_test(self, env: Env, d: int) -> str | None:
+        if not self.names.terrains:
+            return None
+        t = self.pick(["region", "terrain"])
+        got = self._subject(env, t, d) if t == "region" else (self.expr(env, "terrain", d), " ")
+        if got is None or got[0] is None:
+            return None
+        s, sep = got
+        if self.chance(0.5):
+            ts = self.rng.sample(self.names.terrains, self.rng.randint(1, min(3, len(self.names.terrains))))
+            return f"({s}{sep}in [{', '.join(ts)}])"
+        return f"({s}{sep}is {'not ' if self.chance(0.2) else ''}{self.pick(self.names.terrains)})"
+
+    def _has(self, env: Env, d: int) -> str | None:
+        subject = self.pick(["region", "race", "player"])
+        words = {"region": self.names.symbols + self.names.markers + self.names.marker_tags,
+                 "race": self.names.tags + self.names.races + self.names.powers,
+                 "player": self.names.markers}[subject]
+        if not words:
+            return None
+        got = self._subject(env, subject, d)
+        if got is None:
+            return None
+        self.note("has", subject)
+        return f"({got[0]}{got[1]}has {self.pick(words)})"
+
+    def _borders(self, env: Env, d: int) -> str | None:
+        a = self.any_of(env, ("region", "regions"), d)
+        b = self.any_of(env, ("region", "regions"), d)
+        if a is None or b is None:
+            return None
+        self.note("test", "borders")
+        return f"({a[0]} borders {b[0] if b[0].startswith('(') else f'({b[0]})'})"
+
+    # ---- effects
+    def effects(self, env: Env, depth: int = 0, count: int | None = None) -> list[str]:
+        n = count if count is not None else self.rng.randint(1, 3)
+        out = []
+        for _ in range(n * 3):
+            if len(out) == n:
+                break
+            e = self.effect(env, depth)
+            if e is not None:
+                out.append(e)
+        return out
+
+    def effect(self, env: Env, depth: int = 0, entry=None) -> str | None:
+        entry = entry or self.pick(list(V.EFFECTS.values()))
+        if depth >= 2 and any(p.kind == BLOCK for p in entry.params):
+            return None
+        values: dict[str, str | bool | None] = {}
+        types: dict[str, str] = {}
+        for p in entry.params:
+            if p.optional and self.chance(0.5):
+                values[p.name] = None
+                continue
+            if p.kind == FLAG:
+                values[p.name] = self.chance(0.5)
+                continue
+            if p.kind == BLOCK:
+                values[p.name] = self.block(env, depth + 1)
+                continue
+            if p.kind in EXPRESSION_KINDS:
+                wanted = (types[p.same_as],) if p.same_as in types else EXPRESSION_KINDS[p.kind]
+                got = self.any_of(env, wanted, 1)
+                if got is None:
+                    if p.optional:
+                        values[p.name] = None
+                        continue
+                    return None
+                values[p.name], types[p.name] = got
+                continue
+            word = self.word(env, p.kind)
+            if word is None:
+                return None
+            values[p.name], types[p.name] = word
+        self.note("effect", entry.name)
+        return render(entry, values)
+
+    def block(self, env: Env, depth: int) -> str:
+        effects = self.effects(env, depth, self.rng.randint(1, 2)) or ["end conquests"]
+        if len(effects) == 1 and self.chance(0.5):
+            return effects[0]
+        return "{\n" + "".join(f"    {e}\n" for e in effects) + "  }"
+
+    def word(self, env: Env, kind: str) -> tuple[str, str] | None:
+        """(name, type) for a name written in an effect."""
+        n = self.names
+        if kind == "marker":
+            return (self.pick(n.markers), "") if n.markers else None
+        if kind == "pool":
+            return self.pick(n.pools + list(V.POOLS)), ""
+        if kind in ("var", "counter"):
+            ok = [v for v, t in env.variables.items() if kind == "var" or t == "int"]
+            return (v := self.pick(ok), env.variables[v]) if ok else None
+        if kind == "piece":
+            options = n.marker_tags + n.markers
+            return (self.pick(options), "") if options else None
+        if kind == "tag":
+            return self.pick(n.tags + ["fuzzed"]), ""
+        raise AssertionError(f"unknown word kind {kind!r}: teach the generator")
+
+    # ---- items
+    def modifier(self, env: Env, stat=None) -> str:
+        stat = stat or self.pick(list(V.STATS.values()))
+        env = attrs.evolve(env, bindings={**env.bindings, **stat.bindings}, stat=stat.name)
+        ops = list(V.MODIFIER_OPS) if stat.type == "int" else ["set"]
+        op = self.pick(ops)
+        value = self.expr(env, stat.type)
+        text = f"modify {stat.name} {op} {value}"
+        if self.chance(0.5):
+            text += f" when {self.expr(env, 'bool')}"
+        if stat.type == "int":
+            if self.chance(0.4):
+                text += f" floor {self.expr(env, 'int', 2)}"
+            if self.chance(0.3):
+                text += f" cap {self.expr(env, 'int', 2)}"
+        text += self.scope()
+        self.note("stat", stat.name)
+        self.note("modifier", op)
+        return text
+
+    def scope(self) -> str:
+        if not self.chance(0.3):
+            return ""
+        s = self.pick(list(V.SCOPES))
+        self.note("scope", s)
+        return " always" if s == "always" else f" while {s}"
+
+    def trigger(self, env: Env, event=None) -> str:
+        event = event or self.pick(list(V.EVENTS.values()))
+        env = attrs.evolve(env, bindings={**env.bindings, **event.bindings})
+        text = f"on {event.name}"
+        if self.chance(0.2):
+            audience = self.pick(list(V.AUDIENCES))
+            self.note("audience", audience)
+            text += f" by {audience}"
+        if self.chance(0.4):
+            text += f" when {self.expr(env, 'bool')}"
+        text += self.scope()
+        self.note("event", event.name)
+        return f"{text}: {self.block(env, 0)}"
+
+    def ability(self, env: Env) -> str:
+        name = self.new_name("ab")
+        text = f"ability {name}"
+        when = self.expr(env, "bool") if self.chance(0.5) else None  # choices are not known to `when`
+        chooses = []
+        for _ in range(self.rng.randint(0, MAX_CHOICES)):
+            t = self.pick(["regions", "players", "powers"])
+            sel = self.expr(env, t)
+            if sel is not None:
+                var = self.new_name("c")
+                chooses.append(f"choose {var}: {sel}")
+                env = env.bind(var, SET_ELEMENT[t])
+                self.note("choose", t)
+        if self.chance(0.9):
+            period = self.pick(list(V.LIMIT_PERIODS))
+            count = "once" if self.chance(0.6) else f"{self.rng.randint(2, 3)} times"
+            text += f" {count} per {period}"
+            self.note("limit", period)
+            if chooses and self.chance(0.3):
+                key = self.pick(list(V.LIMIT_KEYS))
+                text += f" per {key}"
+                self.note("limit key", key)
+        phase = self.pick(list(V.PHASES))
+        self.note("phase", phase)
+        text += f" during {phase}"
+        if when is not None:
+            text += f" when {when}"
+        text += self.scope()
+        steps = chooses + self.effects(env, 0)
+        return text + " {\n" + "".join(f"    {s}\n" for s in steps) + "  }"
+
+    def var(self) -> tuple[str, str, str]:
+        """(name, type, declaration)."""
+        name = self.new_name("v")
+        if self.chance(0.2):
+            return name, "player", f"var {name} = none" + (" per turn" if self.chance(0.3) else "")
+        init = self.pick(["", f" = {self.rng.randint(-3, 5)}"])
+        reset = ""
+        if self.chance(0.3):
+            reset = f" per {self.pick(list(V.VAR_RESETS))}"
+            self.note("var reset", reset.split()[-1])
+        return name, "int", f"var {name}{init}{reset}"
+
+
+def render(entry, values: dict) -> str:
+    """An effect's text from its entry's declared syntax (`gain N coins [for each SELECTION]`):
+    each upper-case word is the next parameter, a bracketed part is written only when its
+    parameter is given (a bracket without one is a flag, written when the flag is set)."""
+    params = list(entry.params)
+    out: list[str] = []
+    i = 0
+    for part in re.findall(r"\[[^\]]*\]|[^\s\[]+", entry.syntax):
+        if part.startswith("["):
+            inner = part[1:-1].split()
+            holes = [w for w in inner if PLACEHOLDER.match(w.rstrip(":"))]
+            if not holes:
+                p = params[i]
+                assert p.kind == FLAG, f"{entry.name}: a bracket without a parameter must be a flag"
+                i += 1
+                if values[p.name]:
+                    out.extend(inner)
+                continue
+            words, skip = [], False
+            for w in inner:
+                if PLACEHOLDER.match(w.rstrip(":")):
+                    p = params[i]
+                    i += 1
+                    if values[p.name] is None:
+                        skip = True
+                    words.append(f"{values[p.name]}" + (":" if w.endswith(":") else ""))
+                else:
+                    words.append(w)
+            if not skip:
+                out.extend(words)
+            continue
+        if PLACEHOLDER.match(part.rstrip(":")):
+            p = params[i]
+            i += 1
+            out.append(f"{values[p.name]}" + (":" if part.endswith(":") else ""))
+        else:
+            out.append(part)
+    assert i == len(params), f"{entry.name}: its syntax names {i} of {len(params)} parameters"
+    return " ".join(out)
+
+
+# ---- packs ----------------------------------------------------------------------------------------------------
+
+@attrs.define
+class Decl:
+    kind: str
+    name: str
+    items: list[str]
+
+    def text(self) -> str:
+        name = self.name if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", self.name) else f'"{self.name}"'
+        return f"{self.kind} {name} {{\n" + "".join(f"  {i}\n" for i in self.items) + "}\n"
+
+
+@attrs.define
+class Pack:
+    """A generated pack: pack.yaml, a map and rules files (one per declaration kind)."""
+
+    seed: int
+    manifest: str
+    maps: dict[str, str]
+    decls: list[Decl]
+
+    def files(self) -> dict[str, str]:
+        out = {"pack.yaml": self.manifest, **self.maps}
+        for kind in ("rule", "race", "power", "marker", "relic", "place"):
+            text = "".join(d.text() for d in self.decls if d.kind == kind)
+            if text:
+                out[f"{kind}s.sw"] = text
+        return out
+
+    def write(self, folder: Path) -> Path:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, text in self.files().items():
+            (folder / name).write_text(text)
+        return folder
+
+
+TERRAINS = ["forest", "hill", "swamp", "sea", "farmland", "mountain"]
+SYMBOLS = ["magic", "mine", "cavern", "camp"]
+
+
+def make_map(rng: random.Random, n: int, terrains: list[str], symbols: list[str]) -> str:
+    """A connected map of n regions: a random tree plus a few more borders."""
+    borders = set()
+    for r in range(2, n + 1):
+        borders.add((rng.randint(1, r - 1), r))
+    for _ in range(rng.randint(0, n)):
+        a, b = rng.sample(range(1, n + 1), 2)
+        if (b, a) not in borders:
+            borders.add((a, b))
+    lines = ["name: fuzz", "regions:"]
+    for r in range(1, n + 1):
+        sym = rng.sample(symbols, rng.randint(0, min(2, len(symbols))))
+        parts = [f"terrain: {rng.choice(terrains)}"]
+        if sym:
+            parts.append(f"symbols: [{', '.join(sym)}]")
+        if r == 1 or rng.random() < 0.4:
+            parts.append("edge: true")
+        lines.append(f"  {r}: {{{', '.join(parts)}}}")
+    lines.append("borders:")
+    lines += [f"  - [{a}, {b}]" for a, b in sorted(borders)]
+    return "\n".join(lines) + "\n"
+
+
+def generate(seed: int) -> tuple[Pack, Gen]:
+    """A small random pack: a tiny map, a few races, powers, markers, relics, places and edition rules."""
+    rng = random.Random(seed)
+    terrains = rng.sample(TERRAINS, rng.randint(2, len(TERRAINS)))
+    symbols = rng.sample(SYMBOLS, rng.randint(1, len(SYMBOLS)))
+    races = [f"Race{i}" for i in range(rng.randint(2, 6))]
+    powers = [f"Power{i}" for i in range(rng.randint(2, 5))]
+    markers = [f"mark{i}" for i in range(rng.randint(1, 3))]
+    relics = [f"relic{i}" for i in range(rng.randint(0, 2))]
+    places = [f"place{i}" for i in range(rng.randint(0, 2))]
+    tags = rng.sample(["alliance", "horde", "undead", "sea"], 2)
+    pools = ["treasure"] if relics or places else []
+    neutral = "Wild" if rng.random() < 0.5 else None
+    names = Names(terrains, symbols, markers + relics + places,
+                  ["marker", tags[0]] + ["relic"] * bool(relics) + ["place"] * bool(places),
+                  races + ([neutral] if neutral else []),
+                  powers, tags, pools)
+    g = Gen(rng, names)
+    decls: list[Decl] = []
+
+    def body(kind: str, extra: list[str], rules: int) -> list[str]:
+        items = list(extra)
+        variables: dict[str, str] = {}
+        for _ in range(rng.randint(0, 2)):
+            name, t, text = g.var()
+            variables[name] = t
+            items.append(text)
+        if rng.random() < 0.3:
+            items.append(f'"{kind} made by the fuzzer"')
+        env = Env(kind, {}, variables)
+        for _ in range(rules):
+            what = rng.random()
+            if what < 0.4:
+                items.append(g.modifier(env))
+            elif what < 0.8:
+                items.append(g.trigger(env))
+            elif kind != "marker":
+                items.append(g.ability(env))
+        return items
+
+    entry = g.expr(Env("rule", {"target": "region"}, {}, stat="conquest.entry"), "bool")
+    decls.append(Decl("rule", "Entry", [f"modify conquest.entry set true when target is edge or {entry}"]))
+    for i in range(rng.randint(0, 2)):
+        decls.append(Decl("rule", f"Rule{i}", body("rule", [], rng.randint(1, 2))))
+    for r in races:
+        supply = rng.randint(6, 14)
+        props = [f"banner {rng.randint(1, min(supply, 7))}", f"supply {supply}"]
+        if r in races[:2] or rng.random() < 0.3:  # each market column has a banner
+            props.append(f"tags {tags[races.index(r)] if r in races[:2] else rng.choice(tags)}")
+        decls.append(Decl("race", r, body("race", props, rng.randint(0, 5))))
+    if neutral:
+        decls.append(Decl("race", neutral, ["neutral", f"supply {rng.randint(3, 12)}"]))
+    for p in powers:
+        props = [f"badge {rng.randint(0, 5)}"]
+        if p == powers[0] or rng.random() < 0.3:
+            props.append(f"tags {tags[1] if p == powers[0] else rng.choice(tags)}")
+        decls.append(Decl("power", p, body("power", props, rng.randint(0, 5))))
+    piece_props = ["defense 1", "immune", "bound", "survives decline", "returns", "fixed", f"tags {tags[0]}"]
+
+    def piece(kind: str, name: str, rules: int) -> Decl:
+        props = [f"limit {rng.randint(1, 9)}"] + rng.sample(piece_props, rng.randint(0, 3))
+        if name == markers[0] and f"tags {tags[0]}" not in props:
+            props.append(f"tags {tags[0]}")
+        return Decl(kind, name, body(kind, props, rules))
+
+    decls += [piece("marker", m, 0) for m in markers]
+    decls += [piece("relic", m, rng.randint(1, 2)) for m in relics]
+    decls += [piece("place", m, rng.randint(1, 2)) for m in places]
+    for d in decls:
+        for item in d.items:
+            if item.startswith("tags "):
+                g.note("property", f"{d.kind} tags")
+            elif not item.startswith(("modify", "on ", "ability", "var", '"')):
+                g.note("property", f"{d.kind} {item.split()[0]}")
+    n_regions = rng.randint(4, 12)
+    players = sorted(rng.sample([1, 2, 3, 4], rng.randint(1, 2)))
+    lines = [f"name: fuzz{seed}", f"terrains: [{', '.join(terrains)}]", f"symbols: [{', '.join(symbols)}]",
+             f"coins: {rng.choice([60, 200, 1000])}",
+             f"die: [{', '.join(map(str, rng.choice([[0, 1], [0, 0, 1, 2, 3], [2]])))}]",
+             "market:", f"  visible: {rng.randint(1, 6)}", f"  payment: {rng.choice(['combos', 'bank'])}"]
+    seats = rng.random() < 0.05
+    if seats or rng.random() < 0.2:  # banner columns by tag (a race without the tag goes to the first)
+        lines.append(f"  columns: [[{tags[0]}], [{tags[1]}]]")
+    lines.append("setup:")
+    for p in players:
+        extra = f", seats: [{', '.join(f'[{rng.choice(tags)}]' for _ in range(p))}]" if seats else ""
+        lines.append(f"  {p}: {{map: map.yaml, rounds: {rng.randint(2, 6)}, coins: {rng.randint(0, 5)}{extra}}}")
+    placements = []
+    if neutral:
+        how = rng.choice(["", ", regions: players + 1", ", regions: 2, apart: true", ", displace: true"])
+        placements.append(f"  - {{symbol: {symbols[0]}, race: {neutral}, count: {rng.randint(1, 2)}{how}}}")
+    if rng.random() < 0.5:
+        placements.append(f"  - {{terrain: {terrains[0]}, marker: {markers[0]}}}")
+    if placements:
+        lines += ["placements:", *placements]
+    if pools:
+        lines += ["pools:", f"  treasure: [{', '.join(relics + places)}]"]
+    if rng.random() < 0.2:
+        lines += ["equivalences:", f"  - [{terrains[0]}, {terrains[1]}]"]
+    return Pack(seed, "\n".join(lines) + "\n", {"map.yaml": make_map(rng, n_regions, terrains, symbols)}, decls), g
