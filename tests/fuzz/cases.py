@@ -5,7 +5,7 @@ A case says what triggers the bug and what the CORRECT behaviour is:
     bug: one line: what goes wrong today (the xfail reason while it is open)
     found: where it was found (issue 14, or the fuzzer and its seed)
     status: open | fixed          # open: pytest.mark.xfail(strict=True) until the engine is fixed
-    root: false                   # true: needs permissions to bite (skipped, honestly, when run as root)
+    root: false                   # true: needs permissions to bite (run as root, it runs as user 65534)
     files: {path: text}           # a pack folder, written to {pack}
     make:                         # big files: `text` repeated `count` times ({n} is the repetition)
       - {path: rules.sw, head: "", text: "race A{n} {\\n}\\n", count: 23800}
@@ -17,14 +17,16 @@ A case says what triggers the bug and what the CORRECT behaviour is:
       games: {players: 2, seeds: 5, bots: random, cap: 2000}   # games with invariants after every action
     expect:
       exit: [1]                   # cli: the exit codes allowed (0/1/2/130 only, in any case)
-      codes: [SW241]              # cli: one of these codes is in the output; games: the content may stop
-                                  #   a game with one of these codes (never with another exception)
+      codes: [SW241, SW5..]       # (regular expressions) cli: one of these codes is in the output; games: the content may stop
+                                  #   a game with one of these codes (never with another exception), or
+                                  #   the checker may refuse the pack with one of them
+      refused: any                # games: the checker may refuse the pack with any error
       seconds: 10                 # wall clock of the whole run
       absent: ["\\x1b"]           # cli: text that must not be in the output
       present: ["unfinished"]     # cli: regular expressions one of which must match the output
       xml: true                   # cli: the output is well-formed XML
       missing: ["{tmp}/outside.json"]   # paths that must not exist afterwards
-    isolate: true                 # run in a child process with a memory limit and a timeout
+    isolate: true                 # run it in a child process with a memory limit and a timeout
 
 Placeholders in arguments and paths: {pack} the case's pack folder, {tmp} the
 case's scratch folder, {long} a file name of 300 characters, {digits} a number
@@ -98,6 +100,7 @@ def prepare(case: dict, tmp: Path) -> dict:
         elif "chmod" in step:
             os.chmod(pack / step["chmod"], step["mode"])
         elif "write" in step:
+            (pack / step["write"]).parent.mkdir(parents=True, exist_ok=True)
             data = step["bytes"].encode("latin-1") if "bytes" in step else _fill(step["text"], where).encode()
             (pack / step["write"]).write_bytes(data)
         else:
@@ -107,16 +110,60 @@ def prepare(case: dict, tmp: Path) -> dict:
 
 def run_case(case: dict, tmp: Path) -> Outcome:
     """Run a case; with `isolate: true` in a child process with a memory limit and a timeout
-    (for bugs that allocate without end or loop inside C code, where no signal can stop them)."""
+    (for bugs that allocate without end or loop inside C code, where no signal can stop them).
+    A `root: true` case run by root is run by an unprivileged user instead (see as_nobody)."""
+    if case.get("root") and os.geteuid() == 0:
+        return as_nobody(case)
     if case.get("isolate"):
         return _isolated(case, tmp)
     return _run(case, tmp)
 
 
+NOBODY = 65534  # the conventional unprivileged user and group
+
+
+def can_drop_privileges() -> bool:
+    return hasattr(os, "setuid") and os.geteuid() == 0
+
+
+def as_nobody(case: dict) -> Outcome:
+    """Permissions do not bite for root: run the case in a child process that gives up root
+    (user and group 65534) in a scratch folder it owns. Everything the tools import is
+    imported first, since the interpreter's own folder may be closed to that user."""
+    import shutil
+    import tempfile
+
+    from click.testing import CliRunner  # noqa: F401 - imported before giving up root
+
+    import swdsl.cli
+    import swdsl.engine.replay
+    import swdsl.lang.reference
+    import swdsl.report
+    import swdsl.scenarios
+    import swdsl.sim  # noqa: F401
+    from swdsl.lang.parser import lark_parser
+    from swdsl.packs.loader import load_packs
+
+    for name in ("rich.console", "rich.table", "rich.text", "rich.progress", "json", "xml.sax.saxutils"):
+        __import__(name)
+    lark_parser()
+    load_packs([str(Path(__file__).parent / "seed")])  # warms every lazy import of loading
+    tmp = Path(tempfile.mkdtemp(prefix="swdsl-nobody-"))
+    os.chmod(tmp, 0o755)
+    os.chown(tmp, NOBODY, NOBODY)
+    try:
+        return _isolated(case, tmp, drop=True)
+    finally:
+        for folder, dirs, _ in os.walk(tmp):
+            for d in dirs:
+                os.chmod(os.path.join(folder, d), 0o755)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 MEMORY = 1536 * 1024 * 1024  # bytes of address space an isolated case may use
 
 
-def _isolated(case: dict, tmp: Path) -> Outcome:
+def _isolated(case: dict, tmp: Path, drop: bool = False) -> Outcome:
     import multiprocessing
     import resource
 
@@ -126,6 +173,11 @@ def _isolated(case: dict, tmp: Path) -> Outcome:
 
     def child():
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+        if drop:
+            os.setgroups([])
+            os.setgid(NOBODY)
+            os.setuid(NOBODY)
+            os.environ["HOME"] = str(tmp)
         try:
             out = _run(case, tmp)
         except BaseException as err:  # noqa: BLE001 - MemoryError and the like: report them
@@ -173,7 +225,7 @@ def _cli(run: dict, expect: dict, where: dict, start: float) -> Outcome:
     problems = []
     if "exit" in expect and got.exit_code not in expect["exit"]:
         problems.append(f"exit code {got.exit_code}, expected one of {expect['exit']}")
-    if "codes" in expect and not any(re.search(rf"\b{c}\b", out) for c in expect["codes"]):
+    if "codes" in expect and not any(re.search(rf"\b{c}\b", out) for c in expect["codes"]):  # codes are patterns
         problems.append(f"none of the codes {expect['codes']} in the output")
     for text in expect.get("absent", ()):
         if text in out:
@@ -194,6 +246,10 @@ def _cli(run: dict, expect: dict, where: dict, start: float) -> Outcome:
     return Outcome(not problems, why, took)
 
 
+def _code_in(code: str, patterns) -> bool:
+    return any(re.fullmatch(p, code) for p in patterns)
+
+
 def _games(run: dict, expect: dict, where: dict, start: float) -> Outcome:
     from swdsl.packs.loader import load_packs
 
@@ -201,7 +257,7 @@ def _games(run: dict, expect: dict, where: dict, start: float) -> Outcome:
     errors = [f"{d.code} {d.message}" for d in loaded.diagnostics if d.is_error]
     allowed = set(expect.get("codes", ()))
     if errors:  # the checker refused the pack: right only if that is what the case expects
-        ok = bool(allowed) and any(e.split()[0] in allowed for e in errors)
+        ok = expect.get("refused") == "any" or any(_code_in(e.split()[0], allowed) for e in errors)
         return Outcome(ok, "" if ok else f"the pack does not load: {errors[:3]}", time.perf_counter() - start)
     g = run["games"]
     budget = float(expect.get("seconds", 20))
@@ -212,7 +268,7 @@ def _games(run: dict, expect: dict, where: dict, start: float) -> Outcome:
         if res.failure is not None:
             problems.append(f"seed {seed}: {res.failure.describe()}\n{res.failure.detail[-800:]}")
             break
-        if res.stopped and res.stopped.split()[0] not in allowed:
+        if res.stopped and not _code_in(res.stopped.split()[0], allowed):
             problems.append(f"seed {seed}: the game stopped with {res.stopped}, expected it to go on")
             break
     took = time.perf_counter() - start
