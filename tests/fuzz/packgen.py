@@ -157,7 +157,7 @@ class Gen:
                 add(1, lambda name=name, subject=subject: self._noted("attribute", f"{name} of {subject}", name))
         for f in V.FUNCTIONS.values():
             if f.type == t:
-                add(1, lambda f=f: self._call(env, f, d))
+                add(2, lambda f=f: self._call(env, f, d))
         if t == "int":
             add(2, lambda: self._arith(env, d))
             add(1, lambda: self._wrap(f"-{self.expr(env, 'int', d)}"))
@@ -241,7 +241,7 @@ class Gen:
         return None if s is None else (s, " ")
 
     def _state(self, env: Env, d: int) -> str | None:
-        (subject, name), _ = self.pick(list(V.STATES.items())), None
+        subject, name = self.pick(list(V.STATES))
         got = self._subject(env, subject, d)
         if got is None:
             return None
@@ -366,7 +366,9 @@ class Gen:
         if kind == "marker":
             return (self.pick(n.markers), "") if n.markers else None
         if kind == "pool":
-            return self.pick(n.pools + list(V.POOLS)), ""
+            pool = self.pick(n.pools + list(V.POOLS))
+            self.note("pool", pool)
+            return pool, ""
         if kind in ("var", "counter"):
             ok = [v for v, t in env.variables.items() if kind == "var" or t == "int"]
             return (v := self.pick(ok), env.variables[v]) if ok else None
@@ -610,7 +612,7 @@ def generate(seed: int) -> tuple[Pack, Gen]:
     entry = g.expr(Env("rule", {"target": "region"}, {}, stat="conquest.entry"), "bool")
     decls.append(Decl("rule", "Entry", [f"modify conquest.entry set true when target is edge or {entry}"]))
     for i in range(rng.randint(0, 2)):
-        decls.append(Decl("rule", f"Rule{i}", body("rule", [], rng.randint(1, 2))))
+        decls.append(Decl("rule", f"Rule{i}", body("rule", [f"tags {tags[0]}"] * (rng.random() < 0.3), rng.randint(1, 2))))
     for r in races:
         supply = rng.randint(6, 14)
         props = [f"banner {rng.randint(1, min(supply, 7))}", f"supply {supply}"]

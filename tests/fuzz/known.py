@@ -1,0 +1,80 @@
+"""Failures the fuzzers know: each is recorded as a named regression case.
+
+A fuzz run passes when every failure it finds matches an entry here whose case
+is still open (xfail in tests/fuzz/regressions/cases/NAME.yaml). A failure that
+matches nothing is new: the test fails, prints the seed, a shrunk pack and a
+case file to add. A failure matching a case marked `fixed` is a regression and
+fails too. When the engine fixes a bug, its case turns red (strict xfail): set
+`status: fixed` there, and the entry here then guards against its return.
+
+An entry matches on the failure's text (`kind: message @ where`) and, for the
+semantic fuzzer, optionally on the generated pack: its files' text and the
+loader's warning codes.
+"""
+
+from __future__ import annotations
+
+import re
+
+import attrs
+
+from .cases import CASES, read
+
+
+@attrs.frozen
+class Known:
+    case: str  # the regression case's file name, without .yaml
+    failure: str  # a regular expression searched in "kind: message @ where"
+    pack: str = ""  # a regular expression searched in the generated pack's files (semantic fuzzer)
+    warning: str = ""  # a warning code the pack must have (SW154)
+
+    def matches(self, text: str, pack_text: str = "", warnings: tuple[str, ...] = ()) -> bool:
+        return bool(re.search(self.failure, text)) and (not self.pack or bool(re.search(self.pack, pack_text))) \
+            and (not self.warning or self.warning in warnings)
+
+    @property
+    def status(self) -> str:
+        return read(CASES / f"{self.case}.yaml")["status"]
+
+
+SEMANTIC = [
+    Known("an-ability-per-owner-choosing-a-power-first-crashes-legal-actions",
+          r"^crash: TypeError: list indices must be integers or slices, not str @ engine/state\.py:owner_of", r"per owner"),
+    Known("here-after-a-bound-relic-left-crashes-an-attribute",
+          r"^crash: TypeError: list indices must be integers or slices, not NoneType @ engine/queries\.py", r"\bhere\b"),
+    Known("a-seat-whose-market-columns-hold-no-banner-has-no-legal-action", r"^crash: no legal action", r"seats:"),
+    Known("dismiss-of-recruited-pieces-set-aside-counts-them-twice", r"^violation: .*: tray -?\d+ \+ out \d+ != supply",
+          r"(?s)(?=.*\brecruit\b)(?=.*\bdismiss\b)(?=.*\bset aside\b)"),
+    Known("a-modifier-asking-for-its-own-stat-recurses-without-end", r"^crash: RecursionError",
+          r"\bis (not )?(attackable|conquerable|immune)\b|\bcost of\b"),
+    Known("an-ability-without-a-limit-is-only-a-warning", r"^cap: ", warning="SW154"),
+    Known("conquest-done-vacate-lets-a-race-conquer-for-ever", r"^cap: ",
+          r"(?s)on conquest\.done.*\b(vacate|withdraw|rout|swap)\b"),
+]
+
+MUTATION = [
+    Known("replay-of-a-deeply-nested-saved-game", r"^cli: swdsl replay .* raised RecursionError"),
+    Known("replay-of-a-saved-game-with-a-5000-digit-number",
+          r"^cli: swdsl replay .* raised ValueError: Exceeds the limit \(4300 digits\)"),
+    Known("replay-of-a-saved-game-with-a-nul-in-a-pack-name", r"^cli: swdsl replay .* raised ValueError: embedded null byte"),
+    Known("replay-of-a-saved-game-with-a-lone-surrogate-pack-name",
+          r"^cli: swdsl replay .* raised UnicodeEncodeError: .*surrogates not allowed"),
+    Known("a-nul-byte-in-a-replay-path", r"^cli: swdsl replay .*\\x00.* raised ValueError: embedded null byte"),
+    Known("a-nul-byte-in-a-simulate-pack", r"^cli: swdsl simulate .* raised ValueError: embedded null byte"),
+    Known("a-nul-byte-in-a-requires-entry", r"^cli: swdsl (check|info|test|simulate) .* raised ValueError: embedded null byte"),
+    Known("a-nul-byte-in-the-save-dir", r"^cli: swdsl simulate .* raised ValueError: embedded null byte"),
+    Known("check-of-a-pack-path-over-the-name-limit", r"^cli: swdsl \w+ .* raised OSError: \[Errno 36\] File name too long"),
+    Known("a-seed-too-long-for-a-save-file-name", r"^cli: swdsl simulate .* raised OSError: \[Errno 36\] File name too long"),
+    Known("a-save-dir-below-a-file", r"^cli: swdsl simulate .* raised (NotADirectoryError|FileExistsError|FileNotFoundError)"),
+    Known("a-read-only-save-dir", r"^cli: swdsl simulate .* raised PermissionError"),
+]
+
+
+def classify(text: str, entries: list[Known], pack_text: str = "", warnings: tuple[str, ...] = ()) -> Known | None:
+    """The entry that records this failure, if any."""
+    return next((k for k in entries if k.matches(text, pack_text, warnings)), None)
+
+
+def every_case_exists() -> list[str]:
+    """Entries whose case file is missing (a test keeps this empty)."""
+    return [k.case for k in SEMANTIC + MUTATION if not (CASES / f"{k.case}.yaml").is_file()]

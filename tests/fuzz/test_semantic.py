@@ -1,0 +1,93 @@
+"""The semantic fuzzer: random well-formed packs over the whole vocabulary, loaded and played.
+
+Each generated pack (tests/fuzz/packgen.py) goes through `load_packs`, which
+must never raise; a pack without errors is played by random and greedy bots
+with the invariants checked after every action, an action cap and a wall-clock
+budget per game (tests/fuzz/harness.py). Every failure must be one the
+regression cases already record (tests/fuzz/known.py); a new one fails the
+test with its seed, a shrunk pack and a case file ready to add to
+tests/fuzz/regressions/cases/.
+
+Budgets: the default run plays FAST packs (seeds 0…); the slow test (marked
+`slow`, run by CI) plays SLOW more. SWDSL_FUZZ_SEED=N moves both windows, to
+explore new seeds by hand.
+"""
+
+from __future__ import annotations
+
+import os
+import textwrap
+import time
+from collections import Counter
+
+import pytest
+import yaml
+
+from .harness import Failure, run_pack, shrink
+from .known import SEMANTIC, classify
+from .packgen import generate
+
+FAST = 250  # packs in the default run, one game per player count (a few seconds)
+SLOW = 1200  # packs in the slow run, two games per player count (about a minute)
+BASE = int(os.environ.get("SWDSL_FUZZ_SEED", "0"))
+
+
+def fuzz(first: int, count: int, games: int) -> tuple[dict, list[tuple[Failure, object, object]]]:
+    """Generate and play `count` packs from seed `first`; (counts, failures not known to be open)."""
+    stats: Counter = Counter()
+    unknown = []
+    for seed in range(first, first + count):
+        pack, _ = generate(seed)
+        res = run_pack(pack, games, bots="mixed")
+        stats["packs"] += 1
+        stats["packs with errors"] += bool(res.errors)
+        stats["games"] += res.games
+        stats["stopped by content"] += res.stopped
+        stats["actions"] += res.actions
+        text = "\n".join(pack.files().values())
+        for f in res.failures:
+            known = classify(f"{f.kind}: {f.message} @ {f.where}", SEMANTIC, text, tuple(res.warnings))
+            stats[f"known: {known.case if known else 'NEW'}"] += 1
+            if known is None or known.status != "open":
+                unknown.append((f, pack, known))
+    return dict(stats), unknown
+
+
+def report(unknown, games: int) -> str:
+    """The first new failures, each with its seed, a shrunk pack and a case file to add."""
+    seen, parts = set(), []
+    for f, pack, known in unknown:
+        if f.signature in seen:
+            continue
+        seen.add(f.signature)
+        if len(parts) == 3:
+            parts.append(f"… and more ({len({x[0].signature for x in unknown})} distinct failures in all)")
+            break
+        small = shrink(pack, f, games, budget=20.0, bots="mixed") if len(parts) == 0 else pack
+        head = f"{f.describe()}" + (f"\n  (recorded as {known.case}, which is marked fixed: a regression)" if known else "")
+        case = {"bug": f"TODO one line: {f.message[:100]}", "found": f"the semantic fuzzer, pack seed {pack.seed}",
+                "status": "open", "files": small.files(),
+                "run": {"games": {"players": f.players or 2, "seeds": 6, "bots": "random", "cap": 2000}},
+                "expect": {"seconds": 20}}
+        parts.append(head + "\n" + textwrap.indent(f.detail[-1200:], "  | ") + "\n  a case for tests/fuzz/regressions/cases/"
+                     "NAME.yaml (shrunk; check the seed reproduces it):\n"
+                     + textwrap.indent(yaml.safe_dump(case, sort_keys=False, width=200), "    "))
+    return "\n\n".join(parts)
+
+
+def test_generated_packs_load_and_play_within_the_fast_budget():
+    start = time.perf_counter()
+    stats, unknown = fuzz(BASE, FAST, 1)
+    print(f"semantic fuzz (fast): seeds {BASE}…{BASE + FAST - 1}: {stats} in {time.perf_counter() - start:.1f} s")
+    assert not unknown, "new failures (SWDSL_FUZZ_SEED to explore more):\n" + report(unknown, 1)
+    assert stats["packs with errors"] <= FAST // 20, f"the generator writes packs the checker refuses: {stats}"
+    assert stats["games"] >= FAST
+
+
+@pytest.mark.slow
+def test_generated_packs_load_and_play_within_the_large_budget():
+    start = time.perf_counter()
+    stats, unknown = fuzz(BASE + 100_000, SLOW, 2)
+    print(f"semantic fuzz (slow): {stats} in {time.perf_counter() - start:.1f} s")
+    assert not unknown, "new failures:\n" + report(unknown, 2)
+    assert stats["packs with errors"] <= SLOW // 20, stats
