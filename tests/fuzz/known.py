@@ -53,20 +53,23 @@ SEMANTIC = [
 ]
 
 MUTATION = [
+    Known("a-nul-byte-in-a-replay-path", r"^cli: swdsl replay \S*\\x00.* raised ValueError: embedded null byte"),
     Known("replay-of-a-deeply-nested-saved-game", r"^cli: swdsl replay .* raised RecursionError"),
     Known("replay-of-a-saved-game-with-a-5000-digit-number",
           r"^cli: swdsl replay .* raised ValueError: Exceeds the limit \(4300 digits\)"),
     Known("replay-of-a-saved-game-with-a-nul-in-a-pack-name", r"^cli: swdsl replay .* raised ValueError: embedded null byte"),
     Known("replay-of-a-saved-game-with-a-lone-surrogate-pack-name",
           r"^cli: swdsl replay .* raised UnicodeEncodeError: .*surrogates not allowed"),
-    Known("a-nul-byte-in-a-replay-path", r"^cli: swdsl replay .*\\x00.* raised ValueError: embedded null byte"),
-    Known("a-nul-byte-in-a-simulate-pack", r"^cli: swdsl simulate .* raised ValueError: embedded null byte"),
-    Known("a-nul-byte-in-a-requires-entry", r"^cli: swdsl (check|info|test|simulate) .* raised ValueError: embedded null byte"),
-    Known("a-nul-byte-in-the-save-dir", r"^cli: swdsl simulate .* raised ValueError: embedded null byte"),
-    Known("check-of-a-pack-path-over-the-name-limit", r"^cli: swdsl \w+ .* raised OSError: \[Errno 36\] File name too long"),
+    Known("a-nul-byte-in-a-simulate-pack", r"^cli: swdsl simulate .*--pack \S*\\x00.* raised ValueError: embedded null byte"),
+    Known("a-nul-byte-in-the-save-dir", r"^cli: swdsl simulate .*--save-dir \S*\\x00.* raised ValueError: embedded null byte"),
+    Known("a-nul-byte-in-a-pack-given-to-test", r"^cli: swdsl test .*\\x00.* raised ValueError: embedded null byte"),
+    Known("a-nul-byte-in-a-pack-given-to-info", r"^cli: swdsl info .*\\x00.* raised ValueError: embedded null byte"),
+    Known("a-nul-byte-in-a-requires-entry", r"^cli: swdsl \w+ (?!.*\\x00).* raised ValueError: embedded null byte"),
+    Known("check-of-a-pack-path-over-the-name-limit", r"^cli: swdsl check .* raised OSError: \[Errno 36\] File name too long"),
     Known("a-seed-too-long-for-a-save-file-name", r"^cli: swdsl simulate .* raised OSError: \[Errno 36\] File name too long"),
     Known("a-save-dir-below-a-file", r"^cli: swdsl simulate .* raised (NotADirectoryError|FileExistsError|FileNotFoundError)"),
     Known("a-read-only-save-dir", r"^cli: swdsl simulate .* raised PermissionError"),
+    Known("a-symlink-loop-as-a-pack-path", r"^cli: swdsl \w+ .* raised RuntimeError: Symlink loop"),
 ]
 
 

@@ -24,9 +24,11 @@ files under a file, lone surrogates, 5,000-digit numbers.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
+import sys
 from pathlib import Path
 
 import yaml
@@ -52,6 +54,8 @@ BYTE_TRAPS = [b"\xff", b"\xfe\xff", b"\xc3", b"\xc3\x28", b"\xed\xa0\x80", b"\xf
               b"\x00", b"\x80", b"\r"]
 AWKWARD = [0x00, 0xFF, 0x80, 0xC3, 0x0A, 0x0D, 0x09, 0x22, 0x27, 0x3A, 0x7B, 0x7D, 0x5B, 0x5D, 0x26, 0x2A, 0x21,
            0x23, 0x2D, 0x20, 0x7C, 0x3E, 0x25, 0x40, 0x60, 0x1B]
+KEYS = ["bogus", "name", "map", "rounds", "coins", "regions", "given", "do", "expect", "count", "", "0", "1", "-1",
+        "players", "races", "terrain", "scenarios", "packs", "actions", "seed", "x" * 300, "\x00", "\ud800"]
 RULE_TRAPS = ["{", "}", "(", ")", "(" * 30, "not " * 200, "9" * 5000, "-" + "9" * 300, '"' + "z" * 5000 + '"',
               "\x1b[2J", "[bold]x[/bold]", "race", "on turn.end: ", "modify conquest.cost by ", "ability a {",
               "if true: " * 12, " where ", "\u00e9", "\u202e", "\x0c", "\r", "# " + "c" * 3000]
@@ -97,7 +101,7 @@ def awkward_value(rng: random.Random, depth: int = 0):
     if choice == 0:
         return rng.choice([0, 1, -1, 2, 7, 1000, 10**9, 10**18, -(10**12)])
     if choice == 1:
-        return int("9" * rng.choice([20, 300, 5000]))
+        return 10 ** rng.choice([20, 300, 5000]) - 1
     if choice == 2:
         return rng.choice(["", " ", "x" * rng.choice([300, 5000, 100_000]), "a\x00b", "\x1b[31mred", "[bold]b[/]",
                            "\ud800", "é", "../../etc", "/dev/zero", "maps/small.yaml", "-1", "yes", "1.10",
@@ -111,7 +115,7 @@ def awkward_value(rng: random.Random, depth: int = 0):
     if choice == 6 and depth < 2:
         return [awkward_value(rng, depth + 1) for _ in range(rng.randint(0, 3))]
     if choice == 7 and depth < 2:
-        return {str(awkward_value(rng, depth + 1))[:20]: awkward_value(rng, depth + 1) for _ in range(rng.randint(0, 3))}
+        return {rng.choice(KEYS): awkward_value(rng, depth + 1) for _ in range(rng.randint(0, 3))}
     if choice == 8:
         nest: object = 1
         for _ in range(rng.choice([50, 500, 3000])):
@@ -127,15 +131,18 @@ def awkward_value(rng: random.Random, depth: int = 0):
                        "ability swoop 7", "place 3", "decline", "p1", "magic"])
 
 
-def _paths(doc, prefix=()):
-    """Every (path, value) in a parsed document."""
-    yield prefix, doc
-    if isinstance(doc, dict):
-        for k, v in doc.items():
-            yield from _paths(v, prefix + (k,))
-    elif isinstance(doc, list):
-        for i, v in enumerate(doc):
-            yield from _paths(v, prefix + (i,))
+def _paths(doc):
+    """Every (path, value) in a parsed document, to 30 levels."""
+    stack = [((), doc)]
+    while stack:
+        prefix, value = stack.pop()
+        yield prefix, value
+        if len(prefix) >= 30:
+            continue
+        if isinstance(value, dict):
+            stack.extend((prefix + (k,), v) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((prefix + (i,), v) for i, v in enumerate(value))
 
 
 def mutate_structure(doc, rng: random.Random):
@@ -161,8 +168,7 @@ def mutate_structure(doc, rng: random.Random):
         elif op == 2 and isinstance(parent, list):
             del parent[key]
         elif op == 3 and isinstance(value, dict):  # a key nobody knows, or a known one in the wrong place
-            value[rng.choice(["bogus", "name", "map", "rounds", "regions", "given", "do", "expect", "count", "", "0"])] = \
-                awkward_value(rng)
+            value[rng.choice(KEYS)] = awkward_value(rng)
         elif op == 4 and isinstance(value, list) and value:  # repeat an item
             value.extend([rng.choice(value)] * rng.choice([1, 2, 50]))
         else:
@@ -170,24 +176,31 @@ def mutate_structure(doc, rng: random.Random):
     return doc
 
 
-def dump_yaml(doc) -> bytes:
-    try:
-        return yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, width=100_000).encode("utf-8", "surrogatepass")
-    except (yaml.YAMLError, RecursionError, ValueError):
-        return b"x: [\n"
-
-
-def dump_json(doc) -> bytes:
-    import sys
-
+@contextlib.contextmanager
+def _any_digits():
+    """Writing a 5,000-digit number needs Python's digit limit lifted for a moment."""
     old = sys.get_int_max_str_digits()
     sys.set_int_max_str_digits(0)
     try:
-        return json.dumps(doc).encode("utf-8", "surrogatepass")
-    except (RecursionError, ValueError, TypeError):
-        return b"{"
+        yield
     finally:
         sys.set_int_max_str_digits(old)
+
+
+def dump_yaml(doc) -> bytes:
+    with _any_digits():
+        try:
+            return yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, width=100_000).encode("utf-8", "surrogatepass")
+        except (yaml.YAMLError, RecursionError, ValueError):
+            return b"x: [\n"
+
+
+def dump_json(doc) -> bytes:
+    with _any_digits():
+        try:
+            return json.dumps(doc).encode("utf-8", "surrogatepass")
+        except (RecursionError, ValueError, TypeError):
+            return b"{"
 
 
 def mutate_file(data: bytes, kind: str, rng: random.Random) -> bytes:
@@ -244,7 +257,9 @@ def cli_arguments(rng: random.Random, tmp: Path, files: dict[str, str]) -> list[
 
     from swdsl.cli import main
 
-    paths = awkward_paths(tmp) + list(files.values())
+    awkward = awkward_paths(tmp)
+    paths = awkward + list(files.values())
+    writable = [p for p in awkward if p.startswith(str(tmp))] + ["a\x00b", "", "\udcff", "new-relative-folder"]
     numbers = ["0", "1", "2", "-1", "9" * 5000, "1e3", "0x10", "", "3", "abc", "\x00", "99999999999999999999"]
     name = rng.choice([n for n in main.commands if n != "reference"] + ["reference"] * (rng.random() < 0.1))
     if name == "reference":  # it rewrites FILE: only ever a scratch copy or nothing
@@ -252,7 +267,7 @@ def cli_arguments(rng: random.Random, tmp: Path, files: dict[str, str]) -> list[
     cmd = main.commands[name]
     args = [name]
     for param in cmd.params:
-        if rng.random() < 0.5:
+        if rng.random() < (0.5 if isinstance(param, click.Option) else 0.05):  # no PACK: every bundled pack (slow)
             continue
         if isinstance(param, click.Option):
             flag = rng.choice(param.opts)
@@ -267,6 +282,8 @@ def cli_arguments(rng: random.Random, tmp: Path, files: dict[str, str]) -> list[
                     value = rng.choice(["0", "1", "2", "-1", "9" * 5000])  # never a run of millions of games
                     if param.name == "jobs" and value not in ("0", "-1", "9" * 5000):
                         value = "1"
+            elif param.name == "save_dir":  # it writes there: only ever below the scratch folder
+                value = rng.choice(writable)
             else:
                 value = rng.choice(paths)
             for _ in range(rng.choice([1, 1, 1, 2])):

@@ -27,7 +27,7 @@ from .harness import Failure, run_pack, shrink
 from .known import SEMANTIC, classify
 from .packgen import generate
 
-FAST = 250  # packs in the default run, one game per player count (a few seconds)
+FAST = 200  # packs in the default run, one game per player count (a few seconds)
 SLOW = 1200  # packs in the slow run, two games per player count (about a minute)
 BASE = int(os.environ.get("SWDSL_FUZZ_SEED", "0"))
 

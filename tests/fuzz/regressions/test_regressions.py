@@ -44,3 +44,9 @@ def test_every_case_names_its_bug():
         case = read(path)
         assert len(case["bug"].splitlines()) == 1, f"{path.name}: `bug` is one line"
         assert path.stem.replace("-", "").isalnum(), f"{path.name}: name cases with words and dashes"
+
+
+def test_every_failure_the_fuzzers_know_has_its_case():
+    from ..known import every_case_exists
+
+    assert every_case_exists() == []

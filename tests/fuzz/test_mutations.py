@@ -1,0 +1,135 @@
+"""Byte and structure mutations of every kind of file the tools read, and of their arguments.
+
+Each kind of file of the seed pack (tests/fuzz/seed: pack.yaml, a map, a rules
+file, a scenario file) and a saved game (written by `swdsl simulate
+--save-dir`) is mutated (tests/fuzz/mutate.py) and given to the command that
+reads it, in process through click's CliRunner: `check` (and, now and then,
+`info`, `test` and `simulate`) for the pack's files, `test` for scenarios,
+`replay` for saved games; random command lines cover every command and option.
+A Python traceback, an exit code other than 0/1/2/130 or a run past its time
+budget is a failure; every failure must be one a regression case records
+(tests/fuzz/known.py), else the test prints the seed and the file to reproduce it.
+
+Budgets: FAST mutations per kind in the default run, SLOW in the slow test.
+SWDSL_FUZZ_SEED=N moves the seeds.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from .harness import run_cli
+from .known import MUTATION, classify
+from .mutate import SEED, SEED_FILES, cli_arguments, mutate_file
+
+FAST = {"pack.yaml": 100, "map": 80, "rules": 100, "scenario": 80, "saved game": 120, "arguments": 120}
+SLOW = {k: v * 8 for k, v in FAST.items()}
+BASE = int(os.environ.get("SWDSL_FUZZ_SEED", "0"))
+SECONDS = 10.0  # one command
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory):
+    """A scratch folder with a copy of the seed pack and a saved game of it."""
+    root = tmp_path_factory.mktemp("mutations")
+    pack = root / "pack"
+    shutil.copytree(SEED, pack)
+    saves = root / "saves"
+    ran = run_cli(["simulate", "--pack", str(pack), "--games", "1", "--seed", "3", "--save-dir", str(saves)], cwd=root)
+    assert ran.failure is None and ran.exit_code == 0, ran.output
+    (game,) = saves.glob("*.json")
+    return root, pack, game
+
+
+def _commands(kind: str, pack: Path, rng: random.Random) -> list[list[str]]:
+    if kind == "scenario":
+        return [["test", str(pack)]]
+    extra = rng.choice([[], [], ["info", str(pack)], ["test", str(pack)],
+                        ["simulate", "--pack", str(pack), "--games", "1", "--check-invariants"],
+                        ["check", "--format", rng.choice(["json", "sarif", "junit", "github"]), str(pack)]])
+    return [["check", str(pack)]] + ([extra] if extra else [])
+
+
+def fuzz_files(kind: str, count: int, first: int, root: Path, pack: Path, game: Path) -> tuple[int, list[str]]:
+    """Mutate one kind of file `count` times; (runs, reports of failures not known to be open)."""
+    if kind == "saved game":
+        target, fmt = game, "json"
+    else:
+        target, fmt = pack / SEED_FILES[kind], "rules" if kind == "rules" else "yaml"
+    original = target.read_bytes()
+    runs, unknown = 0, []
+    exits: Counter = Counter()
+    try:
+        for i in range(first, first + count):
+            rng = random.Random(f"{kind}-{i}")
+            data = mutate_file(original, fmt, rng)
+            target.write_bytes(data)
+            commands = [["replay", str(game)]] if kind == "saved game" else _commands(kind, pack, rng)
+            for args in commands:
+                ran = run_cli(args, seconds=SECONDS, cwd=root)
+                runs += 1
+                exits[ran.exit_code if ran.failure is None else "failure"] += 1
+                if ran.failure is not None:
+                    f = ran.failure
+                    known = classify(f"{f.kind}: {f.message} @ {f.where}", MUTATION)
+                    exits[f"known: {known.case}" if known else "NEW"] += 1
+                    if known is None or known.status != "open":
+                        unknown.append(f"{kind} mutation {i} (random.Random({f'{kind}-{i}'!r})): {f.describe()}"
+                                       + (f" — recorded as {known.case}, marked fixed: a regression" if known else "")
+                                       + f"\n  the file ({len(data)} bytes) begins: {data[:300]!r}\n" + f.detail[-1200:])
+    finally:
+        target.write_bytes(original)
+    return runs, unknown, dict(exits)
+
+
+def fuzz_arguments(count: int, first: int, root: Path, pack: Path, game: Path) -> tuple[int, list[str]]:
+    scratch = root / "args"
+    scratch.mkdir(exist_ok=True)
+    unknown = []
+    exits: Counter = Counter()
+    for i in range(first, first + count):
+        rng = random.Random(f"arguments-{i}")
+        args = cli_arguments(rng, scratch, {"pack": str(pack), "game": str(game)})
+        ran = run_cli(args, seconds=SECONDS, cwd=scratch)
+        exits[ran.exit_code if ran.failure is None else "failure"] += 1
+        if ran.failure is not None:
+            f = ran.failure
+            known = classify(f"{f.kind}: {f.message} @ {f.where}", MUTATION)
+            exits[f"known: {known.case}" if known else "NEW"] += 1
+            if known is None or known.status != "open":
+                unknown.append(f"command line {i}: swdsl {args!r}: {f.describe()}\n{f.detail[-1200:]}")
+    return count, unknown, dict(exits)
+
+
+def _run(workdir, budget: dict[str, int], first: int) -> tuple[dict, list[str]]:
+    root, pack, game = workdir
+    counts, unknown = {}, []
+    for kind, n in budget.items():
+        start = time.perf_counter()
+        if kind == "arguments":
+            runs, new, exits = fuzz_arguments(n, first, root, pack, game)
+        else:
+            runs, new, exits = fuzz_files(kind, n, first, root, pack, game)
+        counts[kind] = f"{n} mutations, {runs} runs, {time.perf_counter() - start:.1f} s, outcomes {exits}"
+        unknown += new
+    return counts, unknown
+
+
+def test_mutated_files_and_arguments_never_end_in_a_traceback(workdir):
+    counts, unknown = _run(workdir, FAST, BASE)
+    print(f"mutation fuzz (fast): {counts}")
+    assert not unknown, f"{len(unknown)} new failures:\n\n" + "\n\n".join(unknown[:4])
+
+
+@pytest.mark.slow
+def test_mutated_files_and_arguments_never_end_in_a_traceback_large_budget(workdir):
+    counts, unknown = _run(workdir, SLOW, BASE + 100_000)
+    print(f"mutation fuzz (slow): {counts}")
+    assert not unknown, f"{len(unknown)} new failures:\n\n" + "\n\n".join(unknown[:4])
