@@ -282,7 +282,8 @@ class CliRun:
 def run_cli(args: list[str], seconds: float = CLI_SECONDS, cwd: Path | None = None) -> CliRun:
     """`swdsl ARGS` through click's CliRunner, under a wall-clock budget. A
     failure is a Python traceback (an exception other than SystemExit, or
-    "Traceback" in the output), an exit code outside 0/1/2/130, or a hang."""
+    "Traceback" in the output), an internal error the tools caught and report
+    as a bug (SW599), an exit code outside 0/1/2/130, or a hang."""
     from click.testing import CliRunner
 
     from swdsl.cli import main
@@ -319,6 +320,10 @@ def run_cli(args: list[str], seconds: float = CLI_SECONDS, cwd: Path | None = No
         last = [x for x in out.strip().splitlines() if x and not x.startswith(" ")][-1:]
         failure = Failure("cli", f"swdsl {_shown(args)} printed a traceback: {last[0][:160] if last else ''}",
                           detail=out[-2000:], key=f"{command} prints a traceback: {(last or [''])[0].split(':')[0]}")
+    elif "SW599" in out:  # the tools caught an engine exception: still a bug in swdsl, by its own words
+        line = next(x for x in out.splitlines() if "SW599" in x)
+        failure = Failure("cli", f"swdsl {_shown(args)} reported an internal error: {line.strip()[:300]}",
+                          detail=out[-2000:], key=f"{command} reports SW599: {line.split('SW599', 1)[1][:60]}")
     elif result.exit_code not in CLI_EXITS:
         failure = Failure("cli", f"swdsl {_shown(args)} exited with {result.exit_code}", detail=out[-1000:],
                           key=f"{command} exits with {result.exit_code}")

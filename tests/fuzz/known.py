@@ -53,6 +53,7 @@ SEMANTIC = [
 ]
 
 MUTATION = [
+    Known("an-undecodable-byte-in-a-path-argument", r"^cli: swdsl \w+ .*\\udcff.* raised UnicodeEncodeError"),
     Known("a-nul-byte-in-a-replay-path", r"^cli: swdsl replay \S*\\x00.* raised ValueError: embedded null byte"),
     Known("replay-of-a-deeply-nested-saved-game", r"^cli: swdsl replay .* raised RecursionError"),
     Known("replay-of-a-saved-game-with-a-5000-digit-number",

@@ -296,3 +296,71 @@ def cli_arguments(rng: random.Random, tmp: Path, files: dict[str, str]) -> list[
     if name == "simulate" and "--games" not in args:
         args += ["--games", "1"]
     return args
+
+
+# ---- scenarios, written from scratch -----------------------------------------------------------------------------
+
+SEED_RACES = ["Ants", "Bees", "Crows"]
+SEED_POWERS = ["Rich", "Stout", "Seeker"]
+SEED_REGIONS = [str(r) for r in range(1, 8)]
+
+
+def random_scenarios(rng: random.Random) -> bytes:
+    """A scenario file for the seed pack whose values all have the right kinds (docs/scenarios.md):
+    random positions, actions and expectations. Most actions are illegal and most expectations
+    wrong; what must never happen is an engine error (SW599 or an exception reported as a
+    malformed scenario) or an action the engine accepts that breaks an invariant."""
+    out = []
+    for k in range(rng.randint(1, 3)):
+        players = rng.choice([2, 2, 3])
+        free = SEED_REGIONS[:]
+        rng.shuffle(free)
+        races = []
+        for seat, race in enumerate(rng.sample(SEED_RACES, rng.randint(0, min(players, 3)))):
+            held = {free.pop(): rng.randint(1, 4) for _ in range(rng.randint(0, 3)) if free}
+            spec = {"player": seat + 1, "race": race, "power": rng.choice(SEED_POWERS), "hand": rng.randint(0, 9),
+                    "regions": held}
+            if rng.random() < 0.2:
+                spec["declined"] = True
+            if race == "Bees" and rng.random() < 0.5:
+                spec["vars"] = {"stings": rng.randint(-3, 5)}
+            if rng.random() < 0.2:
+                spec["turns"] = rng.randint(0, 4)
+            races.append(spec)
+        if free and rng.random() < 0.4:
+            races.append({"race": "Wild", "regions": {free.pop(): rng.randint(1, 3)}})
+        given: dict = {"players": players, "empty_board": rng.random() < 0.7, "races": races,
+                       "coins": [rng.randint(0, 8) for _ in range(players)]}
+        if rng.random() < 0.4:
+            given["markers"] = {rng.choice(SEED_REGIONS): [rng.choice(["rock", "gem", "well"])]}
+        if rng.random() < 0.5:
+            given["dice"] = [rng.randint(0, 3) for _ in range(rng.randint(1, 3))]
+        if rng.random() < 0.2:
+            given["draws"] = {"hoard": [rng.choice(["gem", "well"])]}
+        if rng.random() < 0.2:
+            given["market"] = [[r, p] for r, p in zip(rng.sample(SEED_RACES, 2), rng.sample(SEED_POWERS, 2))]
+        if rng.random() < 0.2:
+            given["market_coins"] = [rng.randint(0, 2) for _ in range(2)]
+        given["current"] = rng.randint(1, players)
+        given["round"] = rng.randint(1, 3)
+        if rng.random() < 0.3:
+            given["phase"] = rng.choice(["conquer", "redeploy"])
+        steps = []
+        for _ in range(rng.randint(0, 8)):
+            r = rng.choice(SEED_REGIONS)
+            steps.append(rng.choice([f"conquer {r}", f"final {r}", f"abandon {r}", "end", "end", f"place {r}",
+                                     f"gather {r}", "decline", "pass", f"pick {rng.randint(1, 4)}",
+                                     f"ability swoop {r}", f"ability dig {r}"]))
+            if rng.random() < 0.15:
+                steps.append({"expect": {"hand": rng.randint(0, 9)}})
+        expect = rng.choice([{}, {"coins": [rng.randint(0, 9) for _ in range(players)]},
+                             {"regions": {rng.choice(SEED_REGIONS): rng.choice(["empty", {"race": rng.choice(SEED_RACES)}])}},
+                             {"legal": [f"conquer {rng.choice(SEED_REGIONS)}"]},
+                             {"cost": {rng.choice(SEED_REGIONS): rng.randint(1, 6)}},
+                             {"tray": {rng.choice(SEED_RACES): rng.randint(0, 12)}},
+                             {"pools": {"rock": rng.randint(0, 6)}}, {"phase": "redeploy"}])
+        sc = {"name": f"generated {k}", "rule": "tests/fuzz", "given": given, "do": steps}
+        if expect:
+            sc["expect"] = expect
+        out.append(sc)
+    return dump_yaml({"scenarios": out})

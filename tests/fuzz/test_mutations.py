@@ -6,6 +6,8 @@ file, a scenario file) and a saved game (written by `swdsl simulate
 reads it, in process through click's CliRunner: `check` (and, now and then,
 `info`, `test` and `simulate`) for the pack's files, `test` for scenarios,
 `replay` for saved games; random command lines cover every command and option.
+Scenario files are also written from scratch with values of the right kinds
+(random positions, actions and expectations), to reach the engine.
 A Python traceback, an exit code other than 0/1/2/130 or a run past its time
 budget is a failure; every failure must be one a regression case records
 (tests/fuzz/known.py), else the test prints the seed and the file to reproduce it.
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import shutil
 import time
 from collections import Counter
@@ -25,11 +28,12 @@ from pathlib import Path
 
 import pytest
 
-from .harness import run_cli
+from .harness import Failure, run_cli
 from .known import MUTATION, classify
-from .mutate import SEED, SEED_FILES, cli_arguments, mutate_file
+from .mutate import SEED, SEED_FILES, cli_arguments, mutate_file, random_scenarios
 
-FAST = {"pack.yaml": 100, "map": 80, "rules": 100, "scenario": 80, "saved game": 120, "arguments": 120}
+FAST = {"pack.yaml": 100, "map": 80, "rules": 100, "scenario": 80, "written scenario": 60, "saved game": 120,
+        "arguments": 120}
 SLOW = {k: v * 8 for k, v in FAST.items()}
 BASE = int(os.environ.get("SWDSL_FUZZ_SEED", "0"))
 SECONDS = 10.0  # one command
@@ -48,8 +52,19 @@ def workdir(tmp_path_factory):
     return root, pack, game
 
 
+def engine_trouble(args: list[str], output: str) -> Failure | None:
+    """In a scenario whose values all have the right kinds, an exception reported as a malformed
+    scenario (SW403 with a Python exception's name) or an action that breaks an invariant is
+    the engine's fault."""
+    m = re.search(r"SW403 malformed scenario: (\w+Error): .*|after '[^']*' an invariant broke: .*", output)
+    if m is None:
+        return None
+    return Failure("cli", f"swdsl {' '.join(args[:1])}: {m.group(0)[:300]}", detail=output[-2000:],
+                   key=f"test: {m.group(1) or 'invariant broke'}")
+
+
 def _commands(kind: str, pack: Path, rng: random.Random) -> list[list[str]]:
-    if kind == "scenario":
+    if kind in ("scenario", "written scenario"):
         return [["test", str(pack)]]
     extra = rng.choice([[], [], ["info", str(pack)], ["test", str(pack)],
                         ["simulate", "--pack", str(pack), "--games", "1", "--check-invariants"],
@@ -61,6 +76,8 @@ def fuzz_files(kind: str, count: int, first: int, root: Path, pack: Path, game: 
     """Mutate one kind of file `count` times; (runs, reports of failures not known to be open)."""
     if kind == "saved game":
         target, fmt = game, "json"
+    elif kind == "written scenario":
+        target, fmt = pack / SEED_FILES["scenario"], ""
     else:
         target, fmt = pack / SEED_FILES[kind], "rules" if kind == "rules" else "yaml"
     original = target.read_bytes()
@@ -69,12 +86,14 @@ def fuzz_files(kind: str, count: int, first: int, root: Path, pack: Path, game: 
     try:
         for i in range(first, first + count):
             rng = random.Random(f"{kind}-{i}")
-            data = mutate_file(original, fmt, rng)
+            data = random_scenarios(rng) if kind == "written scenario" else mutate_file(original, fmt, rng)
             target.write_bytes(data)
             commands = [["replay", str(game)]] if kind == "saved game" else _commands(kind, pack, rng)
             for args in commands:
                 ran = run_cli(args, seconds=SECONDS, cwd=root)
                 runs += 1
+                if ran.failure is None and kind == "written scenario":
+                    ran.failure = engine_trouble(args, ran.output)
                 exits[ran.exit_code if ran.failure is None else "failure"] += 1
                 if ran.failure is not None:
                     f = ran.failure
