@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from swdsl.diagnostics import Diagnostic, PackError, Span, printable, render_text
-from swdsl.files import describe, read_text
+from swdsl.files import describe, file_kind, read_text
 from swdsl.resources import bundled_packs_dir, default_pack
 
 
@@ -68,8 +68,9 @@ def _ruleset_or_exit(refs: list[str]):
 
 
 def _pack_root(path: Path) -> Path | None:
+    """The pack folder `path` lies in, if any."""
     for folder in [path] + list(path.parents):
-        if (folder / "pack.yaml").is_file():
+        if file_kind(folder / "pack.yaml") == "file":
             return folder
     return None
 
@@ -79,24 +80,25 @@ def _pack_root(path: Path) -> Path | None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "github", "sarif", "junit"]), default="text")
 @click.option("--strict", is_flag=True, help="warnings fail too")
 def check(paths: tuple[str, ...], fmt: str, strict: bool) -> None:
-    """Validate packs (folders) or single files; no argument checks the bundled packs."""
-    from swdsl.packs.loader import load_packs
+    """Validate packs (folders) or single files, the packs' scenario tests included.
+    No argument: the pack the current folder is in, else the bundled packs."""
+    from swdsl.packs.loader import bundled_names, load_packs
     from swdsl.report import render
 
-    targets = [t for path in (paths or (str(bundled_packs_dir()),)) for t in _expand_pack_folders(path)]
+    here = _pack_root(Path.cwd())
+    default = (str(here),) if here is not None else (str(bundled_packs_dir()),)
+    targets = [t for path in (paths or default) for t in _expand_pack_folders(path)]
+    missing = [t for t in targets if not file_kind(Path(t)) and not file_kind(bundled_packs_dir() / t)]
+    if missing:
+        raise click.UsageError(f"no such pack or file: {missing[0]} (give a pack folder, a file in a pack, or a "
+                               f"bundled pack name: {bundled_names()})")
     diags: list[Diagnostic] = []
     sources: dict[str, str] = {}
     packs: dict[str, list[str]] = {}
     for t in targets:
-        p = Path(t)
-        if not p.exists() and "/" not in t and (bundled_packs_dir() / t).is_dir():
-            p = bundled_packs_dir() / t
-        if not p.exists():
-            diags.append(Diagnostic(t, Span(), "SW222", f"no such pack or file '{t}'", "give a pack folder or a file"))
-            packs.setdefault(t, [])
-            continue
+        p = Path(t) if file_kind(Path(t)) else bundled_packs_dir() / t
         only = None
-        if p.is_file():
+        if file_kind(p) == "file":
             root = _pack_root(p.parent)
             only = _display(p)
             if root is None:
@@ -107,15 +109,18 @@ def check(paths: tuple[str, ...], fmt: str, strict: bool) -> None:
                 continue
             p = root
         loaded = load_packs([str(p)])
-        sources.update({_display(Path(k)): v for k, v in loaded.sources.items()})
-        found = [_relative(d) for d in loaded.diagnostics]
+        found = list(loaded.diagnostics)
+        texts = dict(loaded.sources)
+        if loaded.ruleset is not None:
+            found += _scenario_problems(p, loaded.ruleset, texts)
+        sources.update({_display(Path(k)): v for k, v in texts.items()})
+        found = [_relative(d) for d in found]
+        name = loaded.manifests[-1].name if loaded.manifests else t
         if only is not None:
             found = [d for d in found if d.path == only]
-            packs.setdefault(loaded.manifests[0].name if loaded.manifests else t, []).append(only)
+            packs.setdefault(name, []).append(only)
         else:
-            name = loaded.manifests[-1].name if loaded.manifests else t
-            files = sorted({_display(Path(k)) for k in loaded.sources})
-            packs.setdefault(name, []).extend(files)
+            packs.setdefault(name, []).extend(sorted({_display(Path(k)) for k in texts}))
         diags.extend(found)
     diags = _dedupe(diags)
     click.echo(render(fmt, diags, sources, packs, strict))
@@ -123,11 +128,27 @@ def check(paths: tuple[str, ...], fmt: str, strict: bool) -> None:
     sys.exit(1 if failed else 0)
 
 
+def _scenario_problems(pack: Path, ruleset, texts: dict[str, str]) -> list[Diagnostic]:
+    """Every problem of the pack's scenario files, checked without running them."""
+    from swdsl.scenarios import read_file, scenario_files, validate
+
+    out: list[Diagnostic] = []
+    for path in scenario_files(pack):
+        found, problems = read_file(path)
+        out += problems
+        for span, sc in found:
+            out += validate(str(path), ruleset, sc, span)
+        text = read_text(path, [])
+        if text is not None:
+            texts[str(path)] = text
+    return out
+
+
 def _expand_pack_folders(path: str) -> list[str]:
     """A folder holding packs (and no pack.yaml of its own) means each of them."""
     p = Path(path)
-    if p.is_dir() and not (p / "pack.yaml").is_file():
-        inner = sorted(str(c) for c in p.iterdir() if (c / "pack.yaml").is_file())
+    if file_kind(p) == "dir" and file_kind(p / "pack.yaml") != "file":
+        inner = sorted(str(c) for c in p.iterdir() if file_kind(c / "pack.yaml") == "file")
         if inner:
             return inner
     return [path]
@@ -195,7 +216,8 @@ def test_cmd(packs: tuple[str, ...], fmt: str) -> None:
         if fmt == "text":
             for o in bad:
                 for fl in o.failures:
-                    click.echo(f"{_display(Path(fl.path))}:{fl.line}: FAIL {o.name}: {fl.message}")
+                    click.echo(printable(f"{_display(Path(fl.path))}:{fl.span.line}:{fl.span.col}: FAIL {o.name}: "
+                                         f"{fl.message}"))
             click.echo(f"{rs.name}: {len(outcomes) - len(bad)} passed, {len(bad)} failed "
                        f"({len(files)} files)")
     if fmt == "junit":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from xml.sax.saxutils import escape, quoteattr
 
-from swdsl.diagnostics import Diagnostic, render_text, xml_text
+from swdsl.diagnostics import Diagnostic, printable, render_text, xml_text
 
 FORMATS = ("text", "json", "github", "sarif", "junit")
 
@@ -102,5 +102,6 @@ def render(fmt: str, diags: list[Diagnostic], sources: dict[str, str], packs: di
     text = render_text(diags, sources)
     errors = sum(d.is_error for d in diags)
     warnings = len(diags) - errors
-    tail = f"{len(files)} files checked: {errors} error(s), {warnings} warning(s)"
+    names = ", ".join(printable(p) for p in packs)
+    tail = f"{len(files)} files of {names} checked: {errors} error(s), {warnings} warning(s)"
     return (text + "\n" + tail) if text else tail

@@ -42,6 +42,7 @@ class Position:
             raise PositionError(f"player {seat + 1} cannot hold {n} coins (the bank has {g.bank})")
         g.bank += g.players[seat].coins - n
         g.players[seat].coins = n
+        g.ledger.clear()  # a position's coins are where its history starts
 
     def race(self, name: str, player: int | None = None, power: str | None = None, *, declined: bool = False,
              regions: dict[int, int] | None = None, hand: int = 0, turns: int = 2,

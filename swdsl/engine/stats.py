@@ -147,17 +147,18 @@ def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, A
             before = value
             v = m.value(ctx)
             value = value + v if m.op == "by" else value * v if m.op == "times" else v
-            if m.floor is not None:
-                value = max(value, m.floor(ctx))
-            if m.cap is not None:
-                value = min(value, m.cap(ctx))
+            bounded = ""
+            if m.floor is not None and value < (f := m.floor(ctx)):
+                value, bounded = f, f" (floor {f})"
+            if m.cap is not None and value > (c := m.cap(ctx)):
+                value, bounded = c, f" (cap {c})"
             if shield and m.origin != "rule" and favoured(before, value):  # type: ignore[misc]
                 value = before
                 if parts is not None:
                     parts.append((f"{m.source} (shielded)", "by", 0, before, before))
                 continue
             if parts is not None:
-                parts.append((m.source, m.op, v, before, value))
+                parts.append((m.source + bounded, m.op, v, before, value))
     if stat in _BOUNDED:
         return _bounded(STATS[stat], value, parts)
     return value
