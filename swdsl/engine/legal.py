@@ -52,7 +52,7 @@ PASS = Action("pass")
 
 def candidates(game: Game, inst: RaceInst) -> list[int]:
     """Regions worth testing as conquest targets."""
-    if not inst.regions or modified(game, "conquest.reachable", inst):
+    if not inst.regions or modified(game, "conquest.reachable", inst) or modified(game, "region.adjacent", inst):
         return [r for r in range(len(game.board)) if r not in inst.regions]
     nb = game.board.neighbours
     front: set[int] = set()

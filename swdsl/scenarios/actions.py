@@ -48,6 +48,14 @@ def region(game: Game, rid, span: Span) -> int:
     return r
 
 
+def parse_step(game: Game, text: str, span: Span) -> tuple[Action, int]:
+    """A step of `do`: an action, and how many times it is played (`place R N` places N tokens)."""
+    words = text.split()
+    if len(words) == 3 and words[0] == "place" and words[2].isdigit():
+        return parse_action(game, " ".join(words[:2]), span), int(words[2])
+    return parse_action(game, text, span), 1
+
+
 def parse_action(game: Game, text: str, span: Span) -> Action:
     try:
         words = shlex.split(text)

@@ -17,7 +17,7 @@ from swdsl.engine.legal import IllegalAction, apply
 from swdsl.engine.position import Position, PositionError
 from swdsl.engine.ruleset import Ruleset
 from swdsl.engine.state import Game
-from swdsl.scenarios.actions import Failure, Outcome, ScenarioError, parse_action, region
+from swdsl.scenarios.actions import Failure, Outcome, ScenarioError, parse_step, region
 from swdsl.scenarios.document import Mapping, Sequence, read_file, span_in
 from swdsl.scenarios.expect import check
 from swdsl.scenarios.validate import inline_board, validate
@@ -45,9 +45,10 @@ def run_scenario(path: Path, sc: Mapping, at: Span, ruleset: Ruleset) -> Outcome
             if isinstance(step, Mapping) and "expect" in step:
                 out.failures += check(path, name, game, step["expect"], span)
                 continue
-            action = parse_action(game, str(step), span)
+            action, times = parse_step(game, str(step), span)
             try:
-                apply(game, action)
+                for _ in range(times):
+                    apply(game, action)
             except IllegalAction as err:
                 raise ScenarioError(span, f"action '{step}' is illegal: {err}") from None
             except ContentError as err:

@@ -283,6 +283,10 @@ class Validator:
         elif kind == "pick":
             if len(args) != 1 or not args[0].isdigit() or int(args[0]) < 1:
                 self.error(span, "SW408", "`pick N` takes a position from 1")
+        elif kind == "place" and len(args) == 2:
+            self.region(args[0], span, regions)
+            if not args[1].isdigit() or int(args[1]) < 1:
+                self.error(span, "SW408", "`place R N` places N tokens: N is a whole number from 1")
         elif kind in REGION_ACTIONS:
             if len(args) != 1:
                 self.error(span, "SW408", f"`{kind} R` takes one region")
