@@ -68,7 +68,8 @@ STATS = {s.name: s for s in [
     Stat("travel.cost", "extra cost of reaching `target` (added to conquest.cost)", "int", "0", "attacker",
          _const(0), _TARGET, favours="less"),
     Stat("conquest.reachable", "whether `target` may be attacked from where the race stands (reach: a rule "
-         "may extend it without making regions adjacent)", "bool", "`target` is adjacent to a region of the race (region.adjacent)",
+         "may extend it without making regions adjacent)", "bool",
+         "`target` is adjacent to a region of the race (region.adjacent)",
          "attacker", lambda game, inst, b: bool(inst and adjacent_to_any(game, inst, b["target"], inst.regions)),
          _TARGET, favours="true"),
     Stat("region.adjacent", "whether `target` and `other` count as adjacent for this race: declared adjacency, "
