@@ -13,24 +13,35 @@ from pathlib import Path
 
 import click
 
-from swdsl.diagnostics import Diagnostic, PackError, Span, printable, render_text
+from swdsl.diagnostics import Diagnostic, PackError, Span, printable, render_text, use_color
 from swdsl.files import describe, file_kind, read_text
 from swdsl.resources import bundled_packs_dir, default_pack
 
 
 class _Group(click.Group):
+    """The command group: `-h` as `--help`, bare `swdsl` prints the help, usage
+    errors in our format with exit 2, Ctrl-C exits 130."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("context_settings", {"help_option_names": ["-h", "--help"]})
+        kwargs.setdefault("invoke_without_command", True)
+        super().__init__(*args, **kwargs)
+
     def main(self, *args, **kwargs):  # usage errors in our format, exit 2
         kwargs["standalone_mode"] = False
         try:
             return super().main(*args, **kwargs)
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            sys.exit(130)
         except click.UsageError as err:
             cmd = err.ctx.command_path if err.ctx else "swdsl"
             click.echo(f"{cmd}: SW300 {err.format_message()}", err=True)
             click.echo(f"      hint: see '{cmd} --help'", err=True)
             sys.exit(2)
         except click.exceptions.Abort:
-            click.echo("aborted", err=True)
-            sys.exit(1)
+            click.echo("interrupted", err=True)
+            sys.exit(130)
         except click.exceptions.Exit as e:
             sys.exit(e.exit_code)
         except click.ClickException as err:
@@ -40,13 +51,16 @@ class _Group(click.Group):
 
 @click.group(cls=_Group)
 @click.version_option(package_name="swdsl")
-def main() -> None:
+@click.pass_context
+def main(ctx: click.Context) -> None:
     """Small World rules engine and pack tools."""
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
 
 
 def _show(diags: list[Diagnostic], sources: dict[str, str]) -> None:
     if diags:
-        click.echo(render_text(diags, sources), err=True)
+        click.echo(render_text(diags, sources, use_color(sys.stderr)), err=True)
 
 
 def _packs_arg(packs: tuple[str, ...]) -> list[str]:
@@ -82,7 +96,7 @@ def _pack_root(path: Path) -> Path | None:
 def check(paths: tuple[str, ...], fmt: str, strict: bool) -> None:
     """Validate packs (folders) or single files, the packs' scenario tests included.
     No argument: the pack the current folder is in, else the bundled packs."""
-    from swdsl.packs.loader import bundled_names, load_packs
+    from swdsl.packs.loader import bundled_names
     from swdsl.report import render
 
     here = _pack_root(Path.cwd())
@@ -95,6 +109,22 @@ def check(paths: tuple[str, ...], fmt: str, strict: bool) -> None:
     diags: list[Diagnostic] = []
     sources: dict[str, str] = {}
     packs: dict[str, list[str]] = {}
+    try:
+        _check_targets(targets, diags, sources, packs)
+    except KeyboardInterrupt:
+        click.echo(render(fmt, _dedupe(diags), sources, packs, strict, use_color(sys.stdout)))
+        click.echo("interrupted: a partial result (the packs checked so far)", err=True)
+        sys.exit(130)
+    diags = _dedupe(diags)
+    click.echo(render(fmt, diags, sources, packs, strict, use_color(sys.stdout)))
+    failed = any(d.is_error for d in diags) or (strict and diags)
+    sys.exit(1 if failed else 0)
+
+
+def _check_targets(targets: list[str], diags: list[Diagnostic], sources: dict[str, str],
+                   packs: dict[str, list[str]]) -> None:
+    from swdsl.packs.loader import load_packs
+
     for t in targets:
         p = Path(t) if file_kind(Path(t)) else bundled_packs_dir() / t
         only = None
@@ -122,10 +152,6 @@ def check(paths: tuple[str, ...], fmt: str, strict: bool) -> None:
         else:
             packs.setdefault(name, []).extend(sorted({_display(Path(k)) for k in texts}))
         diags.extend(found)
-    diags = _dedupe(diags)
-    click.echo(render(fmt, diags, sources, packs, strict))
-    failed = any(d.is_error for d in diags) or (strict and diags)
-    sys.exit(1 if failed else 0)
 
 
 def _scenario_problems(pack: Path, ruleset, texts: dict[str, str]) -> list[Diagnostic]:
@@ -186,45 +212,59 @@ def _relative(d: Diagnostic) -> Diagnostic:
 @click.argument("packs", nargs=-1)
 @click.option("--format", "fmt", type=click.Choice(["text", "junit"]), default="text")
 def test_cmd(packs: tuple[str, ...], fmt: str) -> None:
-    """Run the scenario tests in each pack's tests/ folder."""
+    """Run the scenario tests in each pack's tests/ folder (no argument: the pack
+    the current folder is in, else every bundled pack). Ctrl-C stops at once and
+    reports what finished."""
     from swdsl.packs.loader import load_ruleset, resolve_pack
     from swdsl.report import junit_suites
-    from swdsl.scenarios import load_file, scenario_files
+    from swdsl.scenarios import read_file, run_scenario, scenario_files
 
-    refs = list(packs) or sorted(p.name for p in bundled_packs_dir().iterdir() if (p / "tests").is_dir())
-    failed = False
-    suites = []
-    for ref in refs:
-        try:
-            rs = load_ruleset([ref])
-        except PackError as err:
-            _show([_relative(d) for d in err.diagnostics], {})
-            failed = True
-            continue
-        outcomes, problems = [], []
-        files = scenario_files(resolve_pack(ref))
-        for f in files:
-            got, diags = load_file(f, rs)
-            outcomes += got
-            problems += [_relative(d) for d in diags]
-        if problems:
-            _show(problems, {})
-            failed = True
-        bad = [o for o in outcomes if o.failures]
-        failed = failed or bool(bad) or not outcomes
-        suites.append((rs.name, outcomes))
+    here = _pack_root(Path.cwd())
+    refs = list(packs) or ([str(here)] if here else sorted(p.name for p in bundled_packs_dir().iterdir()
+                                                            if file_kind(p / "tests") == "dir"))
+    failed = interrupted = False
+    suites: list[tuple[str, list]] = []
+    try:
+        for ref in refs:
+            try:
+                rs = load_ruleset([ref])
+            except PackError as err:
+                _show([_relative(d) for d in err.diagnostics], {})
+                failed = True
+                continue
+            outcomes: list = []
+            suites.append((rs.name, outcomes))
+            for f in scenario_files(resolve_pack(ref)):
+                found, problems = read_file(f)
+                if problems:
+                    _show([_relative(d) for d in problems], {})
+                    failed = True
+                for span, sc in found:
+                    outcomes.append(run_scenario(f, sc, span, rs))
+                    if fmt == "text":
+                        _show_failures(outcomes[-1])
+            failed = failed or not outcomes
+    except KeyboardInterrupt:
+        interrupted = True
+    for name, outcomes in suites:
+        bad = sum(bool(o.failures) for o in outcomes)
+        failed = failed or bool(bad)
         if fmt == "text":
-            for o in bad:
-                for fl in o.failures:
-                    click.echo(printable(f"{_display(Path(fl.path))}:{fl.span.line}:{fl.span.col}: FAIL {o.name}: "
-                                         f"{fl.message}"))
-            click.echo(f"{rs.name}: {len(outcomes) - len(bad)} passed, {len(bad)} failed "
-                       f"({len(files)} files)")
+            click.echo(f"{name}: {len(outcomes) - bad} passed, {bad} failed")
     if fmt == "junit":
         click.echo(junit_suites([(name, [(_display(Path(o.path)), o.name,
                                           [f"{_display(Path(fl.path))}:{fl.line}: {fl.message}" for fl in o.failures])
                                          for o in outcomes]) for name, outcomes in suites]))
+    if interrupted:
+        click.echo("interrupted: a partial result (the scenarios that finished)", err=True)
+        sys.exit(130)
     sys.exit(1 if failed else 0)
+
+
+def _show_failures(outcome) -> None:
+    for fl in outcome.failures:
+        click.echo(printable(f"{_display(Path(fl.path))}:{fl.span.line}:{fl.span.col}: FAIL {outcome.name}: "
+                             f"{fl.message}"))
 
 
 # ---- info ---------------------------------------------------------------------
@@ -249,10 +289,15 @@ def info(packs: tuple[str, ...], fmt: str) -> None:
         "rules": [{"name": r.name, "doc": r.doc} for r in rs.rules],
         "maps": [{"name": s.board.name, "players": n, "regions": len(s.board), "borders": s.board.border_count,
                   "rounds": s.rounds} for n, s in sorted(rs.setups.items()) if s.board is not None],
-        "boards": [{"players": n, "boards": ", ".join(f"{count} {size}" for size, count in s.layout.sizes),
-                    "rounds": s.rounds} for n, s in sorted(rs.setups.items()) if s.layout is not None],
         "faces": [{"name": face.name, "size": size, "regions": len(face), "borders": face.border_count}
                   for size, face in _board_faces(rs)],
+        "market": {"visible": rs.market.visible, "payment": rs.market.payment,
+                   "columns": [list(c) for c in rs.market.columns]},
+        "setup": [{"players": n, "board": s.board.name if s.board else
+                   ", ".join(f"{count} {size}" for size, count in s.layout.sizes),  # type: ignore[union-attr]
+                   "rounds": s.rounds, "coins": s.coins, "seats": [list(x) for x in s.seats]}
+                  for n, s in sorted(rs.setups.items())],
+        "bank": rs.bank, "die": list(rs.die),
     }
     if fmt == "json":
         click.echo(json.dumps(data, indent=2))
@@ -263,16 +308,20 @@ def info(packs: tuple[str, ...], fmt: str) -> None:
 
     console = Console()
     console.print(Text(printable(rs.name), style="bold"))
+    paid = "on the combos above" if rs.market.payment == "combos" else "to the bank"
+    columns = f", columns {data['market']['columns']}" if rs.market.columns else ""
+    console.print(Text(f"market: {rs.market.visible} combos on offer, paid {paid}{columns}; "
+                       f"bank {rs.bank} coins; die {list(rs.die)}"))
     for title, rows, cols in (
         ("Races", data["races"], ("name", "tokens", "supply", "doc")),
         ("Powers", data["powers"], ("name", "tokens", "doc")),
         ("Markers", data["markers"], ("name", "kind", "defense", "limit", "doc")),
         ("Rules", data["rules"], ("name", "doc")),
+        ("Setup", data["setup"], ("players", "board", "rounds", "coins")),
         ("Maps", data["maps"], ("players", "name", "regions", "borders", "rounds")),
-        ("Modular boards", data["boards"], ("players", "boards", "rounds")),
         ("Board faces", data["faces"], ("size", "name", "regions", "borders")),
     ):
-        if not rows and title in ("Maps", "Modular boards", "Board faces"):
+        if not rows and title in ("Maps", "Board faces"):
             continue
         table = Table(title=f"{title} ({len(rows)})")
         for c in cols:

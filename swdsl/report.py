@@ -89,7 +89,7 @@ def junit(diags: list[Diagnostic], packs: dict[str, list[str]], strict: bool) ->
 
 
 def render(fmt: str, diags: list[Diagnostic], sources: dict[str, str], packs: dict[str, list[str]],
-           strict: bool) -> str:
+           strict: bool, color: bool = False) -> str:
     files = [f for fs in packs.values() for f in fs]
     if fmt == "json":
         return as_json(diags, files)
@@ -99,7 +99,7 @@ def render(fmt: str, diags: list[Diagnostic], sources: dict[str, str], packs: di
         return sarif(diags)
     if fmt == "junit":
         return junit(diags, packs, strict)
-    text = render_text(diags, sources)
+    text = render_text(diags, sources, color)
     errors = sum(d.is_error for d in diags)
     warnings = len(diags) - errors
     names = ", ".join(printable(p) for p in packs)
