@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from importlib.metadata import PackageNotFoundError, metadata
 from xml.sax.saxutils import escape, quoteattr
 
 from swdsl.diagnostics import Diagnostic, printable, render_text, xml_text
@@ -38,6 +39,16 @@ def as_json(diags: list[Diagnostic], files: list[str]) -> str:
     }, indent=2)
 
 
+def project_url(label: str) -> str:
+    """An absolute URL of the project, from its metadata (pyproject.toml `[project.urls]`)."""
+    try:
+        entries = metadata("swdsl").get_all("Project-URL") or []
+    except PackageNotFoundError:
+        entries = []
+    found = dict(e.split(", ", 1) for e in entries if ", " in e)
+    return found.get(label, "https://github.com/swdsl/swdsl").rstrip("/")
+
+
 def sarif(diags: list[Diagnostic]) -> str:
     codes = sorted({d.code for d in diags})
     results = []
@@ -52,8 +63,9 @@ def sarif(diags: list[Diagnostic]) -> str:
         })
     return json.dumps({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0",
-        "runs": [{"tool": {"driver": {"name": "swdsl", "informationUri": "https://example.invalid/swdsl",
-                                      "rules": [{"id": c, "helpUri": f"docs/errors.md#{c.lower()}"} for c in codes]}},
+        "runs": [{"tool": {"driver": {"name": "swdsl", "informationUri": project_url("Homepage"),
+                                      "rules": [{"id": c, "helpUri": f"{project_url('Documentation')}/errors.md#"
+                                                 f"{c.lower()}"} for c in codes]}},
                   "results": results}],
     }, indent=2)
 

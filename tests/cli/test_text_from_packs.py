@@ -71,3 +71,12 @@ def test_colour_only_on_a_terminal_without_no_color(monkeypatch):
 def test_piped_diagnostics_carry_no_escape_codes(tmp_path):
     pack = pack_with(tmp_path, "p", "d", broken=True)
     assert "\x1b[" not in run("check", pack).output
+
+
+def test_sarif_links_are_absolute_urls(tmp_path):
+    pack = pack_with(tmp_path, "p", "d", broken=True)
+    sarif = json.loads(run("check", pack, "--format", "sarif").output)
+    driver = sarif["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"].startswith("https://") and "invalid" not in driver["informationUri"]
+    assert driver["rules"] and all(r["helpUri"].startswith("https://") and r["helpUri"].endswith(f"#{r['id'].lower()}")
+                                   for r in driver["rules"])
