@@ -27,6 +27,7 @@ from swdsl.resources import bundled_packs_dir
 
 LANGUAGE_VERSION = 1
 # bounds on what pack.yaml may ask for: beyond them a game could not be played in reasonable time or memory
+VOCABULARY_CODES = {"SW115", "SW116", "SW117"}  # unknown pool, terrain, symbol: pack.yaml declares them
 MAX_ROUNDS = 100
 MAX_VISIBLE = 64
 MAX_COINS = 1_000_000
@@ -78,6 +79,7 @@ class Manifest:
     rules: list[str] = attrs.field(factory=lambda: ["**/*.sw"])
     boards: dict[str, list[list[tuple[str, object]]]] = attrs.field(factory=dict)  # size -> boards -> (face path, node)
     budgets: dict[str, int] = attrs.field(factory=dict)
+    broken: bool = False  # pack.yaml could not be read: its vocabulary is unknown
 
 
 @attrs.define
@@ -136,12 +138,10 @@ def read_manifest(folder: Path, diags: list[Diagnostic], sources: dict[str, str]
                                 "create pack.yaml with at least `name:` (see docs/packs/format.md)"))
         return None
     text = _read(path, diags, sources)
-    if text is None:
-        return None
     rd = Reader(str(path), diags)
-    root = rd.load(text)
-    if root is None:
-        return None
+    root = rd.load(text) if text is not None else None
+    if root is None:  # the rules files are still checked: a broken pack.yaml hides none of their errors
+        return Manifest(folder, name=folder.name, broken=True)
     top = rd.mapping(root, "pack.yaml")
     rd.unknown_keys(top, MANIFEST_KEYS, "pack.yaml")
     m = Manifest(folder)
@@ -358,7 +358,10 @@ def load_packs(refs: list[str]) -> LoadedPack:
         names.tags |= _tag_words(d)
     unique = list(by_name.values())
     checked = check(unique, names)
-    diags.extend(checked.diagnostics)
+    if any(m.broken for m in manifests):  # terrains, symbols and pools come from pack.yaml: not known now
+        diags.extend(d for d in checked.diagnostics if d.code not in VOCABULARY_CODES)
+    else:
+        diags.extend(checked.diagnostics)
     placed = {pl.marker for m in manifests for pl, _ in m.placements if pl.marker}
     placed |= {n for m in manifests for members in m.pools.values() for n, _ in members}
     diags.extend(unused_markers(unique, checked, placed))

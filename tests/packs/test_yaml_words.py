@@ -25,3 +25,13 @@ def test_yaml_mistakes_are_said_in_plain_words(text, line, hint):
     assert d.code == "SW200" and d.span.line == line
     assert hint in d.hint
     assert "<block" not in d.message and "expected" not in d.message
+
+
+def test_a_broken_pack_yaml_hides_no_error_of_the_rules_files(tmp_path):
+    from swdsl.packs.loader import load_packs
+
+    (tmp_path / "races").mkdir()
+    (tmp_path / "pack.yaml").write_text("name: p\nterrains: [forest\n")
+    (tmp_path / "races" / "a.sw").write_text("race A {\n  banner 5\n  suply 10\n  modify conquest.cots by 1\n}\n")
+    found = {(d.path.rsplit("/", 1)[-1], d.code) for d in load_packs([str(tmp_path)]).diagnostics if d.is_error}
+    assert found == {("pack.yaml", "SW200"), ("a.sw", "SW110"), ("a.sw", "SW101")}
