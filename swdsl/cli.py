@@ -1,4 +1,4 @@
-"""The command line: check | test | info | simulate | replay.
+"""The command line: check | test | info | simulate | replay | new | reference.
 
 Exit codes: 0 success, 1 findings or failures, 2 usage errors. No input a user
 gives — packs, maps, scenarios, saved games, arguments — ends in a traceback.
@@ -454,6 +454,27 @@ def replay(file: str) -> None:
         fail("SW315", "the final state differs from the saved checksum",
              "the packs or the engine changed since the game was saved")
     click.echo(f"{file}: replayed {len(rec['actions'])} actions; final state matches")
+
+
+# ---- new ----------------------------------------------------------------------
+
+
+@main.command()
+@click.argument("name")
+def new(name: str) -> None:
+    """Create a working pack in the folder NAME: pack.yaml with an entry rule, a small
+    map, one race, one power and scenarios; never overwrites anything."""
+    from swdsl.scaffold import ScaffoldError, new_pack
+
+    try:
+        files = new_pack(Path(name))
+    except ScaffoldError as err:
+        code, message, hint = err.args
+        click.echo(f"{name}: {code} {message}", err=True)
+        click.echo(f"      hint: {hint}", err=True)
+        sys.exit(2 if code == "SW300" else 1)
+    click.echo(f"created pack {Path(name).resolve().name} in {name}/: " + ", ".join(f.as_posix() for f in files))
+    click.echo(f"next: swdsl check {name}; swdsl test {name}; swdsl simulate --pack {name}")
 
 
 # ---- reference ----------------------------------------------------------------
