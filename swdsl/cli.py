@@ -357,6 +357,7 @@ def _board_faces(rs) -> list:
 @click.option("--save-dir", type=click.Path(file_okay=False), help="write each game as a replayable JSON file")
 def simulate(players, games, seed, bots, jobs, packs, fmt, check_invariants, save_dir) -> None:
     """Play games with bots and report wins, scores and speed."""
+    from swdsl.saves import SaveProblem
     from swdsl.sim import Job, summary
     from swdsl.sim import simulate as run
 
@@ -365,16 +366,25 @@ def simulate(players, games, seed, bots, jobs, packs, fmt, check_invariants, sav
     if players not in rs.setups:
         raise click.BadParameter(f"the pack has no setup for {players} players (it has: "
                                  f"{', '.join(map(str, sorted(rs.setups))) or 'none'})", param_hint="--players")
+    saved = ""
     if save_dir:
+        from swdsl.packs.identity import saved_packs
+
         folder = Path(save_dir)
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            click.echo(f"{save_dir}:1:1: SW310 cannot make the folder for saved games: {describe(err)}", err=True)
+            click.echo("      hint: choose a --save-dir you can write", err=True)
+            sys.exit(1)
+        saved = json.dumps(saved_packs(refs, folder))
         clash = [f for i in range(games) if (f := folder / f"game-{seed}-{i:05d}.json").exists()]
         if clash:
             click.echo(f"{_display(clash[0])}:1:1: SW301 a saved game would be overwritten "
                        f"({len(clash)} file(s))", err=True)
             click.echo("      hint: choose another --save-dir or --seed, or remove the old files", err=True)
             sys.exit(1)
-    job = Job(tuple(refs), players, seed, bots, check_invariants, save_dir)
+    job = Job(tuple(refs), players, seed, bots, check_invariants, save_dir, saved)
     progress = None
     if sys.stderr.isatty() and not os.environ.get("CI"):
         from rich.progress import Progress
@@ -385,6 +395,9 @@ def simulate(players, games, seed, bots, jobs, packs, fmt, check_invariants, sav
         progress = lambda n: bar.advance(task, n)  # noqa: E731
     try:
         results, seconds = run(job, games, jobs, progress)
+    except SaveProblem as err:
+        _show([err.diagnostic], {})
+        sys.exit(1)
     finally:
         if progress:
             bar.stop()
@@ -412,48 +425,18 @@ def simulate(players, games, seed, bots, jobs, packs, fmt, check_invariants, sav
 @click.argument("file", type=click.Path(dir_okay=False))
 def replay(file: str) -> None:
     """Replay a saved game; exit 0 only if the final state matches its checksum."""
-    from swdsl.engine.errors import ContentError, engine_bug
-    from swdsl.engine.legal import IllegalAction
-    from swdsl.engine.replay import actions_of, checksum
-    from swdsl.engine.replay import replay as run
+    from swdsl.saves import SaveProblem, replay_file
 
-    def fail(code: str, message: str, hint: str, line: int = 1, col: int = 1) -> None:
-        click.echo(f"{file}:{line}:{col}: {code} {message}", err=True)
-        click.echo(f"      hint: {hint}", err=True)
+    try:
+        game, _, warnings = replay_file(file)
+    except SaveProblem as err:
+        _show([err.diagnostic], {})
         sys.exit(1)
-
-    problems: list[Diagnostic] = []
-    text = read_text(Path(file), problems, shown=file)
-    if text is None:
-        _show(problems, {})
+    except PackError as err:
+        _show([_relative(d) for d in err.diagnostics], {})
         sys.exit(1)
-    try:
-        rec = json.loads(text)
-    except json.JSONDecodeError as err:
-        fail("SW311", f"not valid JSON: {err.msg}", "the file is damaged; save the game again", err.lineno, err.colno)
-    need = {"packs": list, "players": int, "seed": int, "actions": list, "checksum": str}
-    if not isinstance(rec, dict) or any(not isinstance(rec.get(k), t) for k, t in need.items()):
-        fail("SW312", "not a saved game", "a saved game has packs, players, seed, actions and checksum")
-    rs = _ruleset_or_exit([str(p) for p in rec["packs"]])
-    if rec["players"] not in rs.setups:
-        fail("SW313", f"the packs have no setup for {rec['players']} players", "the packs changed since the save")
-    try:
-        actions_of(rec)
-    except ValueError as err:
-        fail("SW312", f"malformed action list: {err}", "a saved game's actions are [kind, a, b] lists")
-    try:
-        game = run(rs, rec)
-    except IllegalAction as err:
-        fail("SW314", f"the game does not replay: {err}", "the packs or the engine changed since the game was saved")
-    except ContentError as err:
-        fail("SW314", f"the game does not replay: {err.where}: {err.code} {err.message}", err.hint)
-    except Exception as err:  # noqa: BLE001 - an engine bug is reported as one, never a traceback
-        fail("SW599", engine_bug(err, "the replay").split(" ", 1)[1], "report it with this saved game")
-    actual = checksum(game)
-    if actual != rec["checksum"]:
-        fail("SW315", "the final state differs from the saved checksum",
-             "the packs or the engine changed since the game was saved")
-    click.echo(f"{file}: replayed {len(rec['actions'])} actions; final state matches")
+    _show(warnings, {})
+    click.echo(f"{file}: replayed {len(game.actions)} actions; final state matches")
 
 
 # ---- new ----------------------------------------------------------------------
