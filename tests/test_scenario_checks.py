@@ -76,3 +76,18 @@ def test_check_checks_a_packs_scenarios_too(tmp_path):
     assert r.exit_code == 1
     assert "broken.yaml:10:" in r.output and "SW405 unknown race 'Ratman'" in r.output
     assert "Traceback" not in r.output
+
+
+def test_players_in_expect_are_numbered_from_one_and_name_known_markers(tmp_path):
+    text = """\
+scenarios:
+  - name: players expected
+    given: {players: 2}
+    do: [end]
+    expect:
+      players: {3: {markers: []}, 1: {markers: [mountin]}, 2: {pieces: []}}
+"""
+    got = {(d.code, d.message) for d in problems(tmp_path, text)}
+    assert ("SW406", "no player 3") in got
+    assert ("SW405", "unknown marker 'mountin'") in got
+    assert ("SW404", "unknown key 'pieces' in player 2") in got

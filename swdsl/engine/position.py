@@ -90,12 +90,14 @@ class Position:
 
     def marker(self, region: int, name: str) -> None:
         """A marker from its pool in `region`. It belongs to the player's race holding the region, as
-        if that race had placed it — unless the setup places such pieces: those belong to nobody (R84)."""
+        if that race had placed it — unless the setup places such pieces or they are drawn from a
+        hidden pool: those belong to nobody (R84; a relic drawn from a lair is nobody's)."""
         g = self.game
         if name not in g.ruleset.markers:
             raise PositionError(f"unknown marker '{name}'")
         holder = g.occupant[region]
-        nobodys = holder is None or holder.player is None or name in {pl.marker for pl in g.setup.placements}
+        found = {pl.marker for pl in g.setup.placements} | {m for pool in g.setup.pools.values() for m in pool}
+        nobodys = holder is None or holder.player is None or name in found
         if not pieces.place_marker(g, name, region, None if nobodys else holder):
             raise PositionError(f"no {name} left in the box")
 
@@ -114,6 +116,20 @@ class Position:
             (g.market.powers if power in g.market.powers else g.market.discard).remove(power)
         column[:0] = [race for race, _ in combos]
         g.market.powers[:0] = [power for _, power in combos]
+
+    def pile(self, powers: list[str]) -> None:
+        """The powers on top of the face-down pile, in order (under the visible ones)."""
+        g = self.game
+        m, visible = g.market, g.ruleset.market.visible
+        for power in powers:
+            if power not in g.ruleset.powers:
+                raise PositionError(f"unknown power '{power}'")
+            if power in m.powers[:visible]:
+                raise PositionError(f"power '{power}' is on show in the market, not in the pile")
+            if power not in m.powers and power not in m.discard:
+                raise PositionError(f"power '{power}' is already on the table")
+            (m.powers if power in m.powers else m.discard).remove(power)
+        m.powers[visible:visible] = powers
 
     def market_coins(self, coins: list[int]) -> None:
         """Coins lying on the first combos, from the top (taken from the bank)."""

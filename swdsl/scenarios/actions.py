@@ -9,7 +9,7 @@ import shlex
 import attrs
 
 from swdsl.diagnostics import Diagnostic, Span
-from swdsl.engine.legal import Action, ability_users, held_abilities
+from swdsl.engine.legal import Action, ability_users, held_abilities, legal_actions
 from swdsl.engine.state import Game
 
 
@@ -76,6 +76,12 @@ def parse_action(game: Game, text: str, span: Span) -> Action:
         if not matches:
             have = ", ".join(sorted({ab.name for _, ab in offered}))
             raise ScenarioError(span, f"no ability '{args[0]}' can be offered now (abilities here: {have or 'none'})")
+        if len({ab.key for _, ab in matches}) > 1:  # the same name on two pieces: the one usable now
+            usable = {a.a for a in legal_actions(game) if a.kind == "ability"}
+            matches = [(key, ab) for key, ab in matches if key in usable] or matches
+            if len({ab.key for _, ab in matches}) > 1:
+                raise ScenarioError(span, f"several abilities '{args[0]}' can be used now: name one of "
+                                    + ", ".join(sorted({ab.key for _, ab in matches})))
         key, ab = matches[0]
         if len(args) - 1 != len(ab.choose):
             raise ScenarioError(span, f"ability '{args[0]}' chooses {len(ab.choose)} thing(s): "

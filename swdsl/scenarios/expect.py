@@ -138,9 +138,10 @@ def check(path: Path, name: str, game: Game, exp: Mapping, at: Span) -> list[Fai
         got = len(game.hidden.get(name, []))
         if got != want:
             fail("hidden", f"markers left in the hidden pool {name}: expected {want}, got {got}")
-    for seat, want in (exp.get("players") or {}).items():
-        if not isinstance(seat, int) or not 1 <= seat <= len(game.players):
-            fail("players", f"no player {seat}")
+    for key, want in (exp.get("players") or {}).items():
+        seat = int(key) if str(key).isdigit() else 0  # keys are read as text: `2:` is "2"
+        if not 1 <= seat <= len(game.players):
+            fail("players", f"no player {key}")
             continue
         got = {"markers": sorted(n for n, _ in game.players[seat - 1].markers)}
         for key, value in (want or {}).items():

@@ -16,6 +16,6 @@ def hard_loaded():
 
 @pytest.fixture(scope="session")
 def rs(hard_loaded):
-    """The hard pack's ruleset; every hand-made position starts from it."""
+    """The hard pack's ruleset."""
     assert hard_loaded.ruleset is not None
     return hard_loaded.ruleset
