@@ -198,10 +198,11 @@ class Trigger:
 
 @node
 class Limit:
-    count: int
-    per: Name
+    count: int | None  # None: `unlimited "why"`
+    per: Name | None
     key: Name | None
     span: Span
+    reason: str = ""  # why an unlimited ability cannot be used forever
 
 
 @node

@@ -176,16 +176,17 @@ class Checker(Typer):
         elif a.phase.text not in V.PHASES:
             self.error(d.path, a.phase.span, "SW152", f"unknown phase '{a.phase.text}'",
                        did_you_mean(a.phase.text, V.PHASES) or "phases: " + ", ".join(V.PHASES))
-        if a.limit is not None:
+        if a.limit is None or a.limit.per is None and not a.limit.reason:
+            self.error(d.path, a.limit.span if a.limit else a.span, "SW154", f"ability '{a.name}' has no limit",
+                       "add `once per turn` or `N times per turn`; or, when something else stops it (each use "
+                       "spends a token from the hand…), say what: `unlimited \"each use spends a token\"`")
+        elif a.limit.per is not None:
             if a.limit.per.text not in V.LIMIT_PERIODS:
                 self.error(d.path, a.limit.per.span, "SW153", f"unknown limit period '{a.limit.per.text}'",
                            did_you_mean(a.limit.per.text, V.LIMIT_PERIODS) or "use `per turn` or `per game`")
             if a.limit.key is not None and a.limit.key.text not in V.LIMIT_KEYS:
                 self.error(d.path, a.limit.key.span, "SW153", f"unknown limit key '{a.limit.key.text}'",
                            did_you_mean(a.limit.key.text, V.LIMIT_KEYS) or "use `per owner`")
-        else:
-            self.warn(d.path, a.span, "SW154", f"ability '{a.name}' has no limit",
-                      "an unlimited ability can be used again and again; add `once per turn` or `N times per turn`")
         env = _Env(d, {}, variables)
         if a.when is not None:
             self.expect(env, a.when, "bool")

@@ -94,7 +94,7 @@ class Compiler(ExprCompiler):
         return Ability(
             key=f"{self.key_prefix}{d.name}/{a.name}", name=a.name, source=d.name,
             phase=a.phase.text if a.phase else "conquest",
-            limit=limit.count if limit else None, per=limit.per.text if limit else None,
+            limit=limit.count if limit else None, per=limit.per.text if limit and limit.per else None,
             per_owner=bool(limit and limit.key), when=self._pieces_left(self.opt(a.when), effects),
             scope=a.scope.kind if a.scope else "active", choose=tuple(chooses), run=self.block(tuple(effects)),
             where=self.where(a.span),

@@ -131,8 +131,11 @@ class ToAst(Transformer):
                            scope=opts.get("scope"), steps=tuple(steps), span=self._span(meta))
 
     def limit(self, meta, children):
-        count = 1
         rest = list(children)
+        if rest[0].type == "STRING":
+            return ("limit", ast.Limit(count=None, per=None, key=None, span=self._span(meta),
+                                       reason=str(rest[0])[1:-1].strip()))
+        count = 1
         if isinstance(rest[0], Token) and rest[0].type == "INT":
             count = int(rest.pop(0))
         per = ast.Name(text=str(rest[0]), span=self._span(rest[0]))
