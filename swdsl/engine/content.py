@@ -18,7 +18,7 @@ Fn = Callable[[Any], Any]
 @attrs.frozen
 class Modifier:
     stat: str
-    op: str  # "by" adds, "set" replaces, "times" multiplies (after every by and set)
+    op: str  # "by" adds, "set" replaces, "times" multiplies (after every by and set), "at least"/"at most" bound last
     value: Fn
     when: Fn | None
     floor: Fn | None

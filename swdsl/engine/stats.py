@@ -8,10 +8,12 @@ Fold order (documented in docs/architecture.md):
   4. content the race holds through its regions (holdings.py: relics, places,
      bound powers), each in the race's current state like its own;
   5. every "times" modifier, in the same order;
-  6. the stat's own floor and cap (conquest.cost ≥ 1).
+  6. every "at least" and "at most" modifier: bounds on the final value;
+  7. the stat's own floor and cap (conquest.cost ≥ 1).
 A "by" modifier adds, a "set" modifier replaces, a "times" modifier multiplies
 (after all the others, so doubling a region's coins doubles every bonus); each
-may carry its own floor and cap, applied right after it.
+may carry its own floor and cap, applied right after it. "at least N" is what a
+designer reads as "never below N, whatever else applies".
 
 Protection: where the defender shields a region (`region.shielded`), the
 attacker's own modifiers that favour it — as the stat's `favours` says — are
@@ -147,12 +149,12 @@ def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, A
         ctx = Ctx(game, inst, b)
         favoured = _FAVOURED.get(STATS[stat].favours) if "region.shielded" in rs.modified_stats else None
         shield = favoured is not None and shielded(game, inst, b.get("target"))
-        for m in sorted(mods, key=_times_last) if rs.multiplies else mods:
+        for m in sorted(mods, key=_late) if rs.reorders else mods:
             if m.when is not None and not m.when(ctx):
                 continue
             before = value
             v = m.value(ctx)
-            value = value + v if m.op == "by" else value * v if m.op == "times" else v
+            value = _OPS[m.op](value, v)
             bounded = ""
             if m.floor is not None and value < (f := m.floor(ctx)):
                 value, bounded = f, f" (floor {f})"
@@ -179,8 +181,14 @@ def _bounded(entry: Stat, value: Any, parts: list | None) -> Any:
     return value
 
 
-def _times_last(m: Modifier) -> bool:
-    return m.op == "times"
+_OPS = {"by": lambda value, v: value + v, "set": lambda value, v: v, "times": lambda value, v: value * v,
+        "at least": max, "at most": min}
+_ORDER = {"by": 0, "set": 0, "times": 1, "at least": 2, "at most": 2}
+
+
+def _late(m: Modifier) -> int:
+    """by and set in the order written, then every times, then the final bounds."""
+    return _ORDER[m.op]
 
 
 _CONSTANT = {n: _bounded(s, s.base.constant, None) for n, s in STATS.items()
@@ -304,6 +312,8 @@ class Explanation:
                 parts.append(f"{source} {v}" if not parts else f"{source} sets {v}")
             elif op == "times":
                 parts.append(f"×{v} {source}")
+            elif op in ("at least", "at most"):
+                parts.append(f", {op} {v} {source}")
             else:
                 parts.append(f"{'+' if v >= 0 else '-'}{abs(v)} {source}")
         return f"{self.stat} {self.value} = " + " ".join(parts).replace(" ,", ",")

@@ -29,6 +29,10 @@ MODIFIER_OPS = {
     "by": "adds to the value",
     "set": "replaces the value",
     "times": "multiplies the value; every `times` applies after all `by` and `set` modifiers",
+    "at least": "a floor on the final value: applies after every other modifier of every layer (`by`, `set`, "
+                "`times`), whoever wrote them — unlike a modifier's own `floor`, which bounds only the value "
+                "right after that modifier",
+    "at most": "a cap on the final value, after every other modifier of every layer",
 }
 
 POOLS = {

@@ -91,6 +91,12 @@ class ToAst(Transformer):
     def mod_times(self, meta, _):
         return "times"
 
+    def mod_at_least(self, meta, _):
+        return "at least"
+
+    def mod_at_most(self, meta, _):
+        return "at most"
+
     def when(self, meta, c):
         return ("when", c[0])
 
