@@ -23,6 +23,7 @@ every step.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -181,7 +182,7 @@ def _bounded(entry: Stat, value: Any, parts: list | None) -> Any:
     return value
 
 
-_OPS = {"by": lambda value, v: value + v, "set": lambda value, v: v, "times": lambda value, v: value * v,
+_OPS: dict[str, Callable[[Any, Any], Any]] = {"by": lambda value, v: value + v, "set": lambda value, v: v, "times": lambda value, v: value * v,
         "at least": max, "at most": min}
 _ORDER = {"by": 0, "set": 0, "times": 1, "at least": 2, "at most": 2}
 
