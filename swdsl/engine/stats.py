@@ -182,8 +182,9 @@ def _bounded(entry: Stat, value: Any, parts: list | None) -> Any:
     return value
 
 
-_OPS: dict[str, Callable[[Any, Any], Any]] = {"by": lambda value, v: value + v, "set": lambda value, v: v, "times": lambda value, v: value * v,
-        "at least": max, "at most": min}
+_OPS: dict[str, Callable[[Any, Any], Any]] = {
+    "by": lambda value, v: value + v, "set": lambda value, v: v, "times": lambda value, v: value * v,
+    "at least": max, "at most": min}
 _ORDER = {"by": 0, "set": 0, "times": 1, "at least": 2, "at most": 2}
 
 
