@@ -38,6 +38,8 @@ class Trigger:
     source: str
     audience: str = "me"  # me | ours: also when the event happens to another race of the player
     where: str = ""  # file:line:col of the rule
+    choose: tuple[Choice, ...] = ()  # asked of the race's player once the action that fired it is done
+    optional: bool = False  # `may choose`: the player may pass
 
 
 @attrs.frozen

@@ -10,7 +10,8 @@ An action is a small tuple: (kind, a, b). Kinds:
   end               stop conquering (conquer phase) or finish redeploying
   place r           put a token from hand (or withdrawn tokens) into r
   gather r          take all but the minimum of r back into hand (once per region)
-  pass              decline nothing after scoring
+  pass              decline nothing after scoring; or make no choice where a trigger `may choose`
+  choose - c        a trigger's choices c, asked of its race's player (who may not be the current one)
 
 Each kind has one predicate deciding whether an argument is allowed now; both
 `legal_actions` (which tries the arguments worth trying: conquest targets come
@@ -180,6 +181,12 @@ def ability_actions(game: Game, inst: RaceInst, phase: str, only: Action | None 
     return out
 
 
+def decision_actions(game: Game) -> list[Action]:
+    """The choices of the first trigger waiting for its player (turn.ask)."""
+    d = game.turn.decisions[0]
+    return [Action("choose", None, combo) for combo in _choices(Ctx(game, d.race, dict(d.bindings)), d.trigger.choose)]
+
+
 def use_ability(game: Game, inst: RaceInst, key: str, choices: tuple) -> None:
     """Run an ability: the acting race's (`key`), or another race's of its
     player (`key@race id`)."""
@@ -266,8 +273,10 @@ PHASES: dict[str, dict[str, Kind]] = {
     },
     "defend": {"place": Kind(_always, _regions)},
     "after": {"decline": Kind(_may_decline, _none), "pass": Kind(_always, _none)},
+    "choose": {"choose": Kind(_always, lambda game, inst: decision_actions(game)),
+               "pass": Kind(lambda game, inst: game.turn.decisions[0].trigger.optional, _none)},
 }
-_WHOLE = {"conquer", "final", "ability"}  # kinds whose options are whole actions (conquer lists the finals too)
+_WHOLE = {"conquer", "final", "ability", "choose"}  # kinds whose options are whole actions (conquer lists the finals)
 _REGION_KINDS = {"abandon", "conquer", "final", "place", "gather"}
 
 
@@ -300,6 +309,8 @@ def _verdict(game: Game, action: Action):
     if kind == "ability":
         phase = "conquest" if game.turn.phase == "conquer" else "redeploy"
         return bool(ability_actions(game, inst, phase, action))
+    if kind == "choose":
+        return action.a is None and isinstance(b, tuple) and action in decision_actions(game)
     if b is not None or (kind in _REGION_KINDS and not _region(game, a)) or (kind not in _REGION_KINDS
                                                                             and kind != "pick" and a is not None):
         return False
@@ -331,11 +342,10 @@ def apply_legal(game: Game, action: Action, cost: int | None = None) -> None:
     kind = action.kind
     t = game.turn
     t.runs = 0
+    inst = cast(RaceInst, t.acting)
     if kind == "pick":
         turn.pick(game, cast(int, action.a))
-        return
-    inst = cast(RaceInst, t.acting)
-    if kind == "ability":
+    elif kind == "ability":
         use_ability(game, inst, cast(str, action.a), cast(tuple, action.b))
     elif kind == "end":
         if t.phase == "conquer":
@@ -345,10 +355,15 @@ def apply_legal(game: Game, action: Action, cost: int | None = None) -> None:
     elif kind == "decline":
         turn.decline(game, inst)
         turn.advance(game)
+    elif kind == "choose":
+        turn.decide(game, cast(tuple, action.b))
     elif kind == "pass":
-        turn.advance(game)
+        turn.decide(game, None) if t.phase == "choose" else turn.advance(game)
     else:
         _apply_to_region(game, inst, kind, cast(int, action.a), cost)
+    after = game.turn
+    if after.decisions and after.phase not in ("choose", "over"):
+        turn.ask(game, (after.phase, after.acting, after.actor))
 
 
 def _apply_to_region(game: Game, inst: RaceInst, kind: str, r: int, cost: int | None) -> None:

@@ -27,6 +27,10 @@ def _id(inst: RaceInst | None) -> int | None:
     return None if inst is None else inst.id
 
 
+def _plain(v: Any) -> Any:
+    return v.id if isinstance(v, RaceInst) else v
+
+
 def snapshot(game: Game) -> dict[str, Any]:
     """Everything that defines the state, persistent and of the turn, in a
     canonical JSON-able form (compiled hooks and caches are not state)."""
@@ -50,7 +54,10 @@ def snapshot(game: Game) -> dict[str, Any]:
                  sorted(_race(i) for i in t.gone.values()), sorted(map(list, t.uses.items()), key=str), t.die,
                  t.conquered, t.abandoned, t.picked, t.declined, sorted(t.gathered), sorted(t.placed),
                  sorted(t.readied.items()),
-                 t.returning, t.depth, t.runs],
+                 t.returning, t.depth, t.runs,
+                 [[d.trigger.where, d.trigger.source, d.race.id, sorted((k, _plain(v)) for k, v in d.bindings.items())]
+                  for d in t.decisions],
+                 [t.resume[0], _id(t.resume[1]), t.resume[2]] if isinstance(t.resume, tuple) else t.resume],
     }
 
 

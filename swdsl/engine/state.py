@@ -117,6 +117,15 @@ class MarketState:
 
 
 @attrs.frozen
+class Decision:
+    """A trigger that chooses, waiting for its race's player (turn.py `ask`)."""
+
+    trigger: Trigger
+    race: RaceInst
+    bindings: dict[str, Any] = attrs.field(eq=False)
+
+
+@attrs.frozen
 class Conquest:
     """One entry of the turn's conquest log."""
 
@@ -133,7 +142,7 @@ class TurnState:
     """What the current turn keeps while it runs; a new turn starts a new one
     (only `phase`, the acting seat and the steps carry the turn forward)."""
 
-    phase: str = "pick"  # pick | conquer | redeploy | defend | after | over
+    phase: str = "pick"  # pick | conquer | redeploy | defend | after | choose | over
     actor: int = 0  # the seat deciding now
     acting: RaceInst | None = None  # the race acting now
     queue: list[tuple[str, RaceInst | None]] = attrs.field(factory=list)  # the turn's steps still to run
@@ -151,6 +160,9 @@ class TurnState:
     returning: list[tuple[str, int]] = attrs.field(factory=list)  # markers going back to their owners
     depth: int = 0  # triggers running inside triggers
     runs: int = 0  # triggers run in the current action (pack.yaml `budgets: trigger_runs`)
+    decisions: list[Decision] = attrs.field(factory=list)  # triggers waiting for their player's choice
+    # what the turn returns to once they are made: "queue" (its next step) or (phase, acting, actor)
+    resume: Any = None
 
 
 @attrs.define(eq=False)
@@ -240,9 +252,15 @@ class Game:
         rng.setstate(self.rng.getstate())
         players = [Player(p.seat, p.coins, same(p.active), [same(d) for d in p.declined],  # type: ignore[misc]
                           list(p.markers)) for p in self.players]
+        def bound(b: dict[str, Any]) -> dict[str, Any]:
+            return {k: same(v) if isinstance(v, RaceInst) else v for k, v in b.items()}
+
+        resume = (t.resume[0], same(t.resume[1]), t.resume[2]) if isinstance(t.resume, tuple) else t.resume
         turn = TurnState(t.phase, t.actor, same(t.acting), [(s, same(i)) for s, i in t.queue], list(t.log), gone,
                          dict(t.uses), t.die, t.conquered, t.abandoned, t.picked, t.declined, set(t.gathered),
-                         set(t.placed), dict(t.readied), list(t.returning), t.depth, t.runs)
+                         set(t.placed), dict(t.readied), list(t.returning), t.depth, t.runs,
+                         [Decision(d.trigger, same(d.race), bound(d.bindings)) for d in t.decisions],  # type: ignore[arg-type]
+                         resume)
         return Game(self.ruleset, self.setup, self.board, self.seed, rng, players, self.market.copy(), self.bank,
                     dict(self.tray), dict(self.pools), {k: list(v) for k, v in self.hidden.items()},
                     [same(i) for i in self.occupant], list(self.tokens), [list(m) for m in self.markers], races,

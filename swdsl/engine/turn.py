@@ -12,7 +12,8 @@ only; a declined race that plays does so first (R66).
 from __future__ import annotations
 
 from swdsl.engine import chance
-from swdsl.engine.events import fire, player_races
+from swdsl.engine.entries import Ctx
+from swdsl.engine.events import fire, player_races, run_trigger
 from swdsl.engine.holdings import held_content
 from swdsl.engine.pieces import (
     enter,
@@ -214,6 +215,8 @@ def advance(game: Game) -> None:
     """Run automatic steps until a player must decide (or the game is over)."""
     turn = game.turn
     while turn.queue:
+        if turn.decisions and ask(game, "queue"):
+            return
         step, inst = turn.queue.pop(0)
         seat = game.current
         p = game.players[seat]
@@ -251,6 +254,44 @@ def advance(game: Game) -> None:
         if step == "next":
             next_turn(game)
             return
+
+
+# ---- decisions: triggers that ask their player ------------------------------------------
+
+
+def ask(game: Game, resume) -> bool:
+    """Pause the turn on the first waiting decision that has a choice to make (a race
+    gone, or nothing to choose from, drops it); `resume` is what follows once every
+    decision is made: "queue" (the turn's next step) or (phase, acting, actor)."""
+    from swdsl.engine.legal import decision_actions
+
+    t = game.turn
+    while t.decisions:
+        d = t.decisions[0]
+        if d.race.id in game.races and d.race.player is not None and decision_actions(game):
+            if t.phase != "choose":
+                t.resume = resume
+            t.phase, t.acting, t.actor = "choose", d.race, d.race.player
+            return True
+        t.decisions.pop(0)
+    return False
+
+
+def decide(game: Game, choices: tuple | None) -> None:
+    """The player's choice for the first waiting decision (None: they pass); its
+    effects run, then the next decision is asked or the turn resumes."""
+    t = game.turn
+    d = t.decisions.pop(0)
+    if choices is not None:
+        run_trigger(game, d.trigger, Ctx(game, d.race, {**d.bindings,
+                                                         **{c.name: v for c, v in zip(d.trigger.choose, choices)}}))
+    if ask(game, None):
+        return
+    resume, t.resume = t.resume, None
+    if resume == "queue":
+        advance(game)
+    else:
+        t.phase, t.acting, t.actor = resume
 
 
 def start_conquests(game: Game, inst: RaceInst) -> None:

@@ -163,7 +163,7 @@ class Checker(Typer):
         env = _Env(d, dict(event.bindings), variables)
         if t.when is not None:
             self.expect(env, t.when, "bool")
-        self.effects(env, t.effects)
+        self.steps(env, t.steps, "a trigger")
 
     def check_ability(self, d: ast.Decl, a: ast.Ability, variables) -> None:
         self._scope(d, a.scope)
@@ -191,21 +191,35 @@ class Checker(Typer):
         if a.when is not None:
             self.expect(env, a.when, "bool")
         chooses = [s for s in a.steps if isinstance(s, ast.Choose)]
-        if len(chooses) > MAX_CHOICES:
-            self.error(d.path, chooses[MAX_CHOICES].span, "SW155", f"an ability chooses at most {MAX_CHOICES} things")
         if a.limit is not None and a.limit.key is not None and not chooses:
             self.error(d.path, a.limit.span, "SW153", "`per owner` needs a `choose` of a region")
-        for step in a.steps:
-            if isinstance(step, ast.Choose):
+        for c in chooses:
+            if c.optional:
+                self.error(d.path, c.span, "SW157", "`may choose` belongs to triggers: using an ability is "
+                           "already the player's choice", "write `choose`")
+        self.steps(env, a.steps, "an ability")
+
+    def steps(self, env: _Env, steps: tuple, what: str) -> None:
+        """`choose` steps (of an ability, or of a trigger asking its player) bind their names for the
+        effects; the engine makes every choice before any effect runs."""
+        chooses = [s for s in steps if isinstance(s, ast.Choose)]
+        if len(chooses) > MAX_CHOICES:
+            self.error(env.decl.path, chooses[MAX_CHOICES].span, "SW155",
+                       f"{what} chooses at most {MAX_CHOICES} things")
+        for step in steps:
+            if not isinstance(step, ast.Choose):
+                self.effects(env, (step,))
+            elif isinstance(step.selection, ast.Options):
+                self.out.resolved[id(step)] = ("options",)
+                env = env.bind(step.name, "option", step.selection.names)
+            else:
                 t = self.expr(env, step.selection)
                 if t not in ("regions", "players", "powers", "?"):
-                    self.error(d.path, step.selection.span, "SW156",
+                    self.error(env.decl.path, step.selection.span, "SW156",
                                f"choose from regions, players or powers, not {described(t)}")
                     t = "regions"
                 self.out.resolved[id(step)] = (t,)
                 env = env.bind(step.name, ELEMENT.get(t, "region"))
-            else:
-                self.effects(env, (step,))
 
     # ---- effects
     def effects(self, env: _Env, effects: tuple[ast.Effect, ...], depth: int = 0) -> None:

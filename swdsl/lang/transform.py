@@ -114,10 +114,13 @@ class ToAst(Transformer):
 
     def trigger(self, meta, children):
         event, *rest = children
-        effects = rest.pop()
+        body = rest.pop()
         opts = dict(rest)
         return ast.Trigger(event=event, audience=opts.get("audience"), when=opts.get("when"), scope=opts.get("scope"),
-                           effects=_effect_tuple(effects), span=self._span(meta))
+                           steps=body if isinstance(body, tuple) else (body,), span=self._span(meta))
+
+    def steps(self, meta, children):
+        return tuple(children)
 
     def audience(self, meta, c):
         return ("audience", ast.Name(text=str(c[0]), span=self._span(c[0])))
@@ -156,6 +159,12 @@ class ToAst(Transformer):
 
     def choose(self, meta, c):
         return ast.Choose(name=str(c[0]), selection=c[1], span=self._span(meta))
+
+    def options(self, meta, c):
+        return ast.Options(names=tuple(c[0]), span=self._span(meta))
+
+    def may_choose(self, meta, c):
+        return ast.Choose(name=str(c[0]), selection=c[1], span=self._span(meta), optional=True)
 
     def var_decl(self, meta, children):
         init, reset = 0, None

@@ -398,7 +398,7 @@ def _tag_words(d: ast.Decl) -> set[str]:
     """Tags a declaration gives races for a turn (`tag RACE with NAME`)."""
     out: set[str] = set()
     stack = [s for i in d.items if isinstance(i, (ast.Trigger, ast.Ability))
-             for s in (i.effects if isinstance(i, ast.Trigger) else i.steps)]
+             for s in i.steps]
     while stack:
         e = stack.pop()
         if isinstance(e, ast.Effect):

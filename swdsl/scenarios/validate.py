@@ -30,8 +30,8 @@ RACE_KEYS = {"player", "race", "power", "declined", "hand", "regions", "turns", 
 REGION_FIELDS = {"race", "tokens", "markers", "player", "declined"}
 RACE_FIELDS = {"hand", "declined", "regions", "power", "reserve", "pending"}  # and "var NAME"
 PHASES = ("conquer", "redeploy")
-EXPECTED_PHASES = ("pick", "conquer", "redeploy", "defend", "after", "over")
-ACTIONS = ("pick", "decline", "abandon", "conquer", "final", "ability", "end", "place", "gather", "pass")
+EXPECTED_PHASES = ("pick", "conquer", "redeploy", "defend", "after", "choose", "over")
+ACTIONS = ("pick", "decline", "abandon", "conquer", "final", "ability", "choose", "end", "place", "gather", "pass")
 REGION_ACTIONS = ("conquer", "final", "abandon", "place", "gather")
 
 
@@ -310,6 +310,9 @@ class Validator:
                         self.region(word, span, regions)
                     elif c.kind == "power" and word not in self.rs.powers:
                         self.unknown(span, "power", word, self.rs.powers)
+        elif kind == "choose":
+            if not args:
+                self.error(span, "SW408", "`choose …` gives the waiting trigger's choices: a region, `pN` or a power")
         elif args:
             self.error(span, "SW408", f"`{kind}` takes nothing")
 

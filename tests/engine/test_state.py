@@ -6,7 +6,7 @@ from swdsl.bots import RandomBot, play
 from swdsl.engine.legal import apply_legal, legal_actions
 from swdsl.engine.replay import checksum, snapshot
 from swdsl.engine.setup import new_game
-from swdsl.engine.state import Conquest
+from swdsl.engine.state import Conquest, Decision
 
 
 def _midgame(ruleset, players, seed, steps):
@@ -99,7 +99,13 @@ def _fields(game):
         "readied": lambda: t.readied.__setitem__(0, 1),
         "returning": lambda: t.returning.append(("x", 1)),
         "depth": lambda: setattr(t, "depth", t.depth + 1),
+        "decisions": lambda: t.decisions.append(Decision(_any_trigger(game), inst, {"target": 0})),
+        "resume": lambda: setattr(t, "resume", "queue"),
     }
+
+
+def _any_trigger(game):
+    return next(t for c in game.ruleset.races.values() for ts in c.triggers.values() for t in ts)
 
 
 def test_the_checksum_covers_every_field_of_the_state(classic):
@@ -122,7 +128,7 @@ COVERED = {
                   "gone": "gone", "uses": "turn uses", "die": "die", "conquered": "conquered",
                   "abandoned": "abandoned", "picked": "picked", "declined": "declined", "gathered": "gathered",
                   "placed": "placed", "readied": "readied", "returning": "returning", "depth": "depth",
-                  "runs": "runs"},
+                  "runs": "runs", "decisions": "decisions", "resume": "resume"},
     "RaceInst": {"declined": "race declined", "hand": "race hand", "reserve": "race reserve",
                  "pending": "race pending", "turns": "race turns", "vars": "race vars", "lost": "race lost",
                  "troops": "race troops", "turn_tags": "race tags", "regions": "occupant"},
