@@ -94,6 +94,11 @@ def _end_conquests(ctx: Ctx) -> None:
         turn.end_conquests(ctx.game)
 
 
+def _win(ctx: Ctx) -> None:
+    if ctx.me is not None and ctx.me.player is not None:
+        turn.finish(ctx.game, ctx.me.player)
+
+
 def _copy(ctx: Ctx, kind: str, where: int | None, marker: str) -> None:
     if where is not None:
         pieces.copy_marker(ctx.game, kind, where, marker)
@@ -226,6 +231,8 @@ EFFECTS = {e.name: e for e in [
            "a loss", (REGIONS,), _each_region(_withdraw)),
     Effect("end_conquests", "end conquests", "the acting race's conquests end now (it goes on to redeploy)", (),
            _end_conquests),
+    Effect("win", "win the game", "the game ends at once and this race's player wins it, whatever the coins "
+           "(a race of nobody wins nothing)", (), _win),
     Effect("recruit", "recruit N MARKER", "up to N MARKER pieces from their pool join the race's hand and serve as "
            "its tokens; a race discards these first, and they go back to their pool", (N, MARKER),
            lambda ctx, n, m: pieces.recruit(ctx.game, ctx.me, m, n)),

@@ -272,17 +272,22 @@ PHASES: dict[str, dict[str, Kind]] = {
         "ability": Kind(_always, lambda game, inst: ability_actions(game, inst, "redeploy")),
     },
     "defend": {"place": Kind(_always, _regions)},
+    "start": {"ability": Kind(_always, lambda game, inst: ability_actions(game, inst, "start")),
+              "end": Kind(_always, _none)},
+    "scoring": {"ability": Kind(_always, lambda game, inst: ability_actions(game, inst, "scoring")),
+                "end": Kind(_always, _none)},
     "after": {"decline": Kind(_may_decline, _none), "pass": Kind(_always, _none)},
     "choose": {"choose": Kind(_always, lambda game, inst: decision_actions(game)),
                "pass": Kind(lambda game, inst: game.turn.decisions[0].trigger.optional, _none)},
 }
+ABILITY_PHASE = {"conquer": "conquest", "redeploy": "redeploy", "start": "start", "scoring": "scoring"}
 _WHOLE = {"conquer", "final", "ability", "choose"}  # kinds whose options are whole actions (conquer lists the finals)
 _REGION_KINDS = {"abandon", "conquer", "final", "place", "gather"}
 
 
 def legal_actions(game: Game) -> list[Action]:
     kinds = PHASES.get(game.turn.phase)
-    if not kinds:
+    if not kinds or game.over:
         return []
     inst: RaceInst = game.turn.acting  # type: ignore[assignment]
     out: list[Action] = []
@@ -304,11 +309,10 @@ def _verdict(game: Game, action: Action):
     kind, a, b = action.kind, action.a, action.b
     rule = PHASES.get(game.turn.phase, {}).get(kind)
     inst: RaceInst = game.turn.acting  # type: ignore[assignment]
-    if rule is None or not rule.guard(game, inst):
+    if rule is None or game.over or not rule.guard(game, inst):
         return False
     if kind == "ability":
-        phase = "conquest" if game.turn.phase == "conquer" else "redeploy"
-        return bool(ability_actions(game, inst, phase, action))
+        return bool(ability_actions(game, inst, ABILITY_PHASE[game.turn.phase], action))
     if kind == "choose":
         return action.a is None and isinstance(b, tuple) and action in decision_actions(game)
     if b is not None or (kind in _REGION_KINDS and not _region(game, a)) or (kind not in _REGION_KINDS
@@ -350,8 +354,12 @@ def apply_legal(game: Game, action: Action, cost: int | None = None) -> None:
     elif kind == "end":
         if t.phase == "conquer":
             turn.end_conquests(game)
-        else:
+        elif t.phase == "redeploy":
             turn.end_redeploy(game)
+        else:  # the start or the end of the turn
+            if t.phase == "start":
+                turn.start_of_turn(game)
+            turn.advance(game)
     elif kind == "decline":
         turn.decline(game, inst)
         turn.advance(game)
@@ -362,7 +370,7 @@ def apply_legal(game: Game, action: Action, cost: int | None = None) -> None:
     else:
         _apply_to_region(game, inst, kind, cast(int, action.a), cost)
     after = game.turn
-    if after.decisions and after.phase not in ("choose", "over"):
+    if after.decisions and after.phase != "choose" and not game.over:
         turn.ask(game, (after.phase, after.acting, after.actor))
 
 

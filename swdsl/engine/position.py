@@ -154,7 +154,8 @@ class Position:
         if phase not in ("conquer", "redeploy"):
             raise PositionError(f"a position starts in the conquer or redeploy phase, not '{phase}'")
         g.current, g.round = current, round
-        g.turn = TurnState(actor=current, queue=[("defend", None), ("score", None), ("after", None), ("next", None)])
+        steps = ["defend", "scoring", "score", "after", "next"]
+        g.turn = TurnState(actor=current, queue=[(step, None) for step in steps])
         active = g.players[current].active
         if active is None:
             g.turn.queue.insert(0, ("main", None))

@@ -37,6 +37,7 @@ def snapshot(game: Game) -> dict[str, Any]:
     t = game.turn
     return {
         "round": game.round, "current": game.current, "bank": game.bank, "next_id": game.next_id,
+        "won_by": game.won_by,
         "players": [[p.coins, _id(p.active), [d.id for d in p.declined], sorted(p.markers, key=str)]
                     for p in game.players],
         "regions": [[_id(inst), game.tokens[r], sorted(game.markers[r], key=str)]

@@ -142,7 +142,7 @@ class TurnState:
     """What the current turn keeps while it runs; a new turn starts a new one
     (only `phase`, the acting seat and the steps carry the turn forward)."""
 
-    phase: str = "pick"  # pick | conquer | redeploy | defend | after | choose | over
+    phase: str = "pick"  # start | pick | conquer | redeploy | defend | scoring | after | choose | over
     actor: int = 0  # the seat deciding now
     acting: RaceInst | None = None  # the race acting now
     queue: list[tuple[str, RaceInst | None]] = attrs.field(factory=list)  # the turn's steps still to run
@@ -196,14 +196,15 @@ class Game:
     # the game's history of coins: (seat, change, why), `cause` naming what moves them now
     ledger: list[tuple[int, int, str]] = attrs.field(factory=list)
     cause: str = "setup"
+    won_by: int | None = None  # the seat a rule gave the game to (`win the game`)
 
     @property
     def over(self) -> bool:
-        return self.turn.phase == "over"
+        return self.turn.phase == "over" or self.won_by is not None
 
     @property
     def phase(self) -> str:
-        return self.turn.phase
+        return "over" if self.over else self.turn.phase
 
     @property
     def acting(self) -> RaceInst | None:
@@ -268,4 +269,4 @@ class Game:
                     dict(self.uses), {r: list(v) for r, v in self.bound_powers.items()}, dict(self.worn),
                     dict(self.vars),
                     {k: list(v) for k, v in self.script.items()}, list(self.actions), turn, list(self.ledger),
-                    self.cause)
+                    self.cause, self.won_by)

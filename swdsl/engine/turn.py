@@ -203,24 +203,49 @@ def begin_turn(game: Game) -> None:
     if p.active is not None:
         ready_troops(game, p.active)
         p.active.turns += 1
-    for inst in races:
+    game.turn.queue = [("start", None)]
+    game.turn.queue += [("play", inst) for inst in p.declined if value(game, "race.plays", inst)]
+    game.turn.queue += [("main", None), ("defend", None), ("scoring", None), ("score", None), ("after", None),
+                        ("next", None)]
+    advance(game)
+
+
+def start_of_turn(game: Game) -> None:
+    """The `turn.start` triggers of the player's races (after any `during start` ability)."""
+    for inst in player_races(game, game.current):
         fire(game, "turn.start", inst)
         inst.lost.clear()
-    game.turn.queue = [("play", inst) for inst in p.declined if value(game, "race.plays", inst)]
-    game.turn.queue += [("main", None), ("defend", None), ("score", None), ("after", None), ("next", None)]
-    advance(game)
+
+
+def _offers(game: Game, inst: RaceInst | None, phase: str) -> bool:
+    """Does `inst` have an ability of `phase` it could use now? (Only asked when some content has one.)"""
+    from swdsl.engine.legal import ability_actions
+
+    return inst is not None and phase in game.ruleset.ability_phases and bool(ability_actions(game, inst, phase))
 
 
 def advance(game: Game) -> None:
     """Run automatic steps until a player must decide (or the game is over)."""
     turn = game.turn
-    while turn.queue:
+    while turn.queue and not game.over:
         if turn.decisions and ask(game, "queue"):
             return
         step, inst = turn.queue.pop(0)
         seat = game.current
         p = game.players[seat]
         turn.actor = seat
+        if step == "start":
+            if _offers(game, p.active, "start"):
+                turn.phase, turn.acting = "start", p.active
+                return
+            start_of_turn(game)
+            continue
+        if step == "scoring":
+            inst = p.active or (p.declined[-1] if turn.declined and p.declined else None)
+            if _offers(game, inst, "scoring"):
+                turn.phase, turn.acting = "scoring", inst
+                return
+            continue
         if step == "play":
             if inst is None or inst.id not in game.races:
                 continue
@@ -390,9 +415,16 @@ def next_turn(game: Game) -> None:
         game.round += 1
         if game.round > game.setup.rounds:
             game.round = game.setup.rounds
-            game.turn.phase, game.turn.acting, game.turn.queue = "over", None, []
+            finish(game)
             return
     begin_turn(game)
+
+
+def finish(game: Game, winner: int | None = None) -> None:
+    """The game ends: after the last round, or at once when a rule gives `winner` the game."""
+    if winner is not None and game.won_by is None:
+        game.won_by = winner
+    game.turn.phase, game.turn.acting, game.turn.queue = "over", None, []
 
 
 def pick(game: Game, offer: int) -> None:

@@ -111,7 +111,7 @@ def check(path: Path, name: str, game: Game, exp: Mapping, at: Span) -> list[Fai
                 why = str(err)
             if reason.lower() not in why.lower():
                 fail("illegal", f"'{text}' is illegal, but the reason is \"{why}\", not \"{reason}\"")
-    for key, got in (("phase", game.turn.phase), ("round", game.round), ("current", game.current + 1)):
+    for key, got in (("phase", game.phase), ("round", game.round), ("current", game.current + 1)):
         if key in exp and exp[key] != got:
             fail(key, f"{key}: expected {exp[key]!r}, got {got!r}")
     for race, want in (exp.get("tray") or {}).items():

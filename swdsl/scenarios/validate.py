@@ -30,7 +30,7 @@ RACE_KEYS = {"player", "race", "power", "declined", "hand", "regions", "turns", 
 REGION_FIELDS = {"race", "tokens", "markers", "player", "declined"}
 RACE_FIELDS = {"hand", "declined", "regions", "power", "reserve", "pending"}  # and "var NAME"
 PHASES = ("conquer", "redeploy")
-EXPECTED_PHASES = ("pick", "conquer", "redeploy", "defend", "after", "choose", "over")
+EXPECTED_PHASES = ("start", "pick", "conquer", "redeploy", "defend", "scoring", "after", "choose", "over")
 ACTIONS = ("pick", "decline", "abandon", "conquer", "final", "ability", "choose", "end", "place", "gather", "pass")
 REGION_ACTIONS = ("conquer", "final", "abandon", "place", "gather")
 

@@ -51,6 +51,7 @@ def _fields(game):
     t = game.turn
     return {
         "round": lambda: setattr(game, "round", game.round + 1),
+        "won by": lambda: setattr(game, "won_by", 1),
         "current": lambda: setattr(game, "current", (game.current + 1) % len(game.players)),
         "bank": lambda: setattr(game, "bank", game.bank - 1),
         "next_id": lambda: setattr(game, "next_id", game.next_id + 1),
@@ -123,7 +124,7 @@ COVERED = {
              "market": "market", "tray": "tray", "pools": "pools", "hidden": "hidden", "occupant": "occupant",
              "tokens": "tokens", "markers": "markers", "races": "races", "neutrals": "races", "uses": "uses",
              "bound_powers": "bound powers", "worn": "worn", "vars": "game vars", "script": "script", "rng": "rng",
-             "turn": "phase"},
+             "turn": "phase", "won_by": "won by"},
     "TurnState": {"phase": "phase", "actor": "actor", "acting": "acting", "queue": "queue", "log": "log",
                   "gone": "gone", "uses": "turn uses", "die": "die", "conquered": "conquered",
                   "abandoned": "abandoned", "picked": "picked", "declined": "declined", "gathered": "gathered",
