@@ -94,6 +94,13 @@ def _end_conquests(ctx: Ctx) -> None:
         turn.end_conquests(ctx.game)
 
 
+def _resume_conquests(ctx: Ctx) -> None:
+    t = ctx.game.turn
+    if t.acting is ctx.me and t.phase == "redeploy" and ctx.me is not None and ctx.me.id not in t.resumed:
+        t.resumed.add(ctx.me.id)
+        t.queue.insert(0, ("again", ctx.me))
+
+
 def _win(ctx: Ctx) -> None:
     if ctx.me is not None and ctx.me.player is not None:
         turn.finish(ctx.game, ctx.me.player)
@@ -231,6 +238,9 @@ EFFECTS = {e.name: e for e in [
            "a loss", (REGIONS,), _each_region(_withdraw)),
     Effect("end_conquests", "end conquests", "the acting race's conquests end now (it goes on to redeploy)", (),
            _end_conquests),
+    Effect("resume_conquests", "resume conquests", "after this redeployment the acting race readies its troops "
+           "again and has a second conquest step, then redeploys again (once per turn; from its redeployment or "
+           "`redeploy.end`)", (), _resume_conquests),
     Effect("win", "win the game", "the game ends at once and this race's player wins it, whatever the coins "
            "(a race of nobody wins nothing)", (), _win),
     Effect("recruit", "recruit N MARKER", "up to N MARKER pieces from their pool join the race's hand and serve as "

@@ -229,12 +229,13 @@ def _may_decline(game: Game, inst: RaceInst) -> bool:
     t = game.turn
     if t.phase == "after":
         return True
-    return inst is game.players[game.current].active and not (t.picked or t.conquered or t.abandoned)
+    return inst is game.players[game.current].active and not (t.picked or t.conquered or t.abandoned or t.resumed)
 
 
 def _may_gather(game: Game, inst: RaceInst, r: Any) -> bool:
     t = game.turn
-    return r not in t.gathered and r not in t.placed and game.tokens[r] > region_minimum(game, inst, r)
+    return r not in t.gathered and r not in t.placed and game.tokens[r] > region_minimum(game, inst, r) \
+        and value(game, "redeploy.gather", inst, target=r)
 
 
 def _pick_options(game: Game, inst: Any) -> range:
@@ -259,7 +260,7 @@ PHASES: dict[str, dict[str, Kind]] = {
     "pick": {"pick": Kind(_always, _pick_options, _may_pick)},
     "conquer": {
         "decline": Kind(_may_decline, _none),
-        "abandon": Kind(lambda game, inst: not game.turn.conquered, _regions),
+        "abandon": Kind(lambda game, inst: not (game.turn.conquered or inst.id in game.turn.resumed), _regions),
         "conquer": Kind(lambda game, inst: inst.hand > 0, _conquests, _conquest_allows("conquer")),
         "final": Kind(lambda game, inst: inst.hand > 0, _conquests, _conquest_allows("final")),
         "ability": Kind(_always, lambda game, inst: ability_actions(game, inst, "conquest")),

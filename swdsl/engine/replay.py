@@ -55,7 +55,7 @@ def snapshot(game: Game) -> dict[str, Any]:
                  sorted(_race(i) for i in t.gone.values()), sorted(map(list, t.uses.items()), key=str), t.die,
                  t.conquered, t.abandoned, t.picked, t.declined, sorted(t.gathered), sorted(t.placed),
                  sorted(t.readied.items()),
-                 t.returning, t.depth, t.runs,
+                 t.returning, t.depth, t.runs, sorted(t.resumed),
                  [[d.trigger.where, d.trigger.source, d.race.id, sorted((k, _plain(v)) for k, v in d.bindings.items())]
                   for d in t.decisions],
                  [t.resume[0], _id(t.resume[1]), t.resume[2]] if isinstance(t.resume, tuple) else t.resume],

@@ -160,6 +160,7 @@ class TurnState:
     returning: list[tuple[str, int]] = attrs.field(factory=list)  # markers going back to their owners
     depth: int = 0  # triggers running inside triggers
     runs: int = 0  # triggers run in the current action (pack.yaml `budgets: trigger_runs`)
+    resumed: set[int] = attrs.field(factory=set)  # races given a second conquest step this turn
     decisions: list[Decision] = attrs.field(factory=list)  # triggers waiting for their player's choice
     # what the turn returns to once they are made: "queue" (its next step) or (phase, acting, actor)
     resume: Any = None
@@ -259,7 +260,7 @@ class Game:
         resume = (t.resume[0], same(t.resume[1]), t.resume[2]) if isinstance(t.resume, tuple) else t.resume
         turn = TurnState(t.phase, t.actor, same(t.acting), [(s, same(i)) for s, i in t.queue], list(t.log), gone,
                          dict(t.uses), t.die, t.conquered, t.abandoned, t.picked, t.declined, set(t.gathered),
-                         set(t.placed), dict(t.readied), list(t.returning), t.depth, t.runs,
+                         set(t.placed), dict(t.readied), list(t.returning), t.depth, t.runs, set(t.resumed),
                          [Decision(d.trigger, same(d.race), bound(d.bindings)) for d in t.decisions],  # type: ignore[arg-type]
                          resume)
         return Game(self.ruleset, self.setup, self.board, self.seed, rng, players, self.market.copy(), self.bank,

@@ -110,6 +110,9 @@ STATS = {s.name: s for s in [
          "race", _const(1), _TARGET, floor=1),
     Stat("redeploy.vacate", "whether the race must empty `target` when it redeploys", "bool", "false",
          "race", _const(False), _TARGET),
+    Stat("redeploy.gather", "whether the race may take tokens back into hand from `target` when it redeploys "
+         "(`gather`): a rule may forbid moving troops, or allow it only from some regions", "bool", "true",
+         "race", _const(True), _TARGET),
 ]}
 
 _BOUNDED = frozenset(n for n, s in STATS.items() if s.floor is not None or s.cap is not None)

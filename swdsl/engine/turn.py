@@ -246,7 +246,7 @@ def advance(game: Game) -> None:
                 turn.phase, turn.acting = "scoring", inst
                 return
             continue
-        if step == "play":
+        if step in ("play", "again"):  # a declined race's own turn, or a second conquest step
             if inst is None or inst.id not in game.races:
                 continue
             ready_troops(game, inst)

@@ -102,6 +102,7 @@ def _fields(game):
         "depth": lambda: setattr(t, "depth", t.depth + 1),
         "decisions": lambda: t.decisions.append(Decision(_any_trigger(game), inst, {"target": 0})),
         "resume": lambda: setattr(t, "resume", "queue"),
+        "resumed": lambda: t.resumed.add(1),
     }
 
 
@@ -129,7 +130,7 @@ COVERED = {
                   "gone": "gone", "uses": "turn uses", "die": "die", "conquered": "conquered",
                   "abandoned": "abandoned", "picked": "picked", "declined": "declined", "gathered": "gathered",
                   "placed": "placed", "readied": "readied", "returning": "returning", "depth": "depth",
-                  "runs": "runs", "decisions": "decisions", "resume": "resume"},
+                  "runs": "runs", "resumed": "resumed", "decisions": "decisions", "resume": "resume"},
     "RaceInst": {"declined": "race declined", "hand": "race hand", "reserve": "race reserve",
                  "pending": "race pending", "turns": "race turns", "vars": "race vars", "lost": "race lost",
                  "troops": "race troops", "turn_tags": "race tags", "regions": "occupant"},
