@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from swdsl.engine import chance, pieces, turn
+from swdsl.engine import chance, market, pieces, turn
 from swdsl.engine.entries import Ctx, Effect, Param, Variable
 from swdsl.engine.queries import as_regions
 from swdsl.engine.stats import conquest_cost, region_minimum
@@ -185,14 +185,16 @@ EFFECTS = {e.name: e for e in [
            (AMOUNT, PLAYERS), _take),
     Effect("add", "add N tokens [to REGION]", "N tokens from the tray into hand, or into REGION if the race holds it "
            "or it is empty (then the race holds it, without a conquest), as many as are left",
-           (N, Param("to", "region", optional=True)), lambda ctx, n, to: pieces.add_tokens(ctx.game, ctx.me, n, to)),
+           (N, Param("to", "region|combos", optional=True)), lambda ctx, n, to: pieces.add_tokens(ctx.game, ctx.me, n, to),
+           by_type={"combos": lambda ctx, n, to: market.put_tokens(ctx.game, n)}),
     Effect("discard", "discard N tokens [from REGION]", "N of the race's tokens from hand back to the tray; with "
            "REGION, N tokens of whichever race holds it back to that race's tray (an emptied region is left)",
            (N, Param("from", "region", optional=True)), _discard),
     Effect("set_aside", "set aside N tokens", "N tokens leave the map (most crowded regions first) until troops are "
            "readied", (N,), lambda ctx, n: pieces.set_aside(ctx.game, ctx.me, n)),
     Effect("place", "place MARKER in SELECTION", "put one MARKER from its pool in each region selected",
-           (MARKER, REGIONS), _place, takes="marker"),
+           (MARKER, Param("regions", "regions|combos")), _place, takes="marker",
+           by_type={"combos": lambda ctx, m, where: market.put_marker(ctx.game, m)}),
     Effect("remove", "remove MARKER from SELECTION", "return the MARKERs in the selected regions (or held by the "
            "selected players) to their pool", (MARKER, Param("from", "regions|players")), _remove_from_regions,
            by_type={"player": _remove_from_players, "players": _remove_from_players}),

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple, cast
 
-from swdsl.engine import pieces, turn
+from swdsl.engine import market, pieces, turn
 from swdsl.engine.content import Choice
 from swdsl.engine.entries import Ctx
 from swdsl.engine.events import player_races
@@ -245,7 +245,8 @@ def _pick_options(game: Game, inst: Any) -> range:
 def _may_pick(game: Game, inst: Any, k: Any) -> bool:
     offers = game.visible_combos()
     return isinstance(k, int) and not isinstance(k, bool) and 0 <= k < len(offers) \
-        and offers[k][1] <= game.players[game.current].coins and game.may_pick(game.current, offers[k][0])
+        and market.price(game, offers[k][0], offers[k][1]) <= game.players[game.current].coins \
+        and game.may_pick(game.current, offers[k][0])
 
 
 def _none(game: Game, inst: Any) -> tuple:

@@ -107,13 +107,20 @@ class MarketState:
     powers: list[str]
     coins: list[list[int]]
     discard: list[str] = attrs.field(factory=list)
+    tokens: list[list[int]] = attrs.field(factory=list)  # tokens rules put on each combo, for its taker
+    pieces: list[list[list[str]]] = attrs.field(factory=list)  # markers rules put on each combo, for its taker
+
+    def __attrs_post_init__(self) -> None:
+        self.tokens = self.tokens or [[0] * len(c) for c in self.coins]
+        self.pieces = self.pieces or [[[] for _ in c] for c in self.coins]
 
     def banners(self) -> list[str]:
         return [b for column in self.columns for b in column]
 
     def copy(self) -> MarketState:
         return MarketState([list(c) for c in self.columns], list(self.powers), [list(c) for c in self.coins],
-                           list(self.discard))
+                           list(self.discard), [list(c) for c in self.tokens],
+                           [[list(p) for p in c] for c in self.pieces])
 
 
 @attrs.frozen

@@ -110,6 +110,9 @@ STATS = {s.name: s for s in [
          "race", _const(1), _TARGET, floor=1),
     Stat("redeploy.vacate", "whether the race must empty `target` when it redeploys", "bool", "false",
          "race", _const(False), _TARGET),
+    Stat("combo.fee", "coins a player taking a combo below this one puts on it (or pays the bank for it); asked of "
+         "the combo: its race and power as if on the table, with no region", "int", "1", "the combo", _const(1),
+         {"row": "int"}, floor=0),
     Stat("redeploy.gather", "whether the race may take tokens back into hand from `target` when it redeploys "
          "(`gather`): a rule may forbid moving troops, or allow it only from some regions", "bool", "true",
          "race", _const(True), _TARGET),

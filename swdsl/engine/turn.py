@@ -11,7 +11,7 @@ only; a declined race that plays does so first (R66).
 
 from __future__ import annotations
 
-from swdsl.engine import chance
+from swdsl.engine import chance, market
 from swdsl.engine.entries import Ctx
 from swdsl.engine.events import fire, player_races, run_trigger
 from swdsl.engine.holdings import held_content
@@ -429,22 +429,19 @@ def finish(game: Game, winner: int | None = None) -> None:
 
 def pick(game: Game, offer: int) -> None:
     """core-rules §3: the combo in row k costs k coins, one on each combo above
-    it (or to the bank); the taker collects the coins lying on it; banner +
-    badge tokens; its column and the power column slide up."""
+    it (their `combo.fee`), or to the bank; banner + badge tokens; the taker
+    collects what lies on the combo; its column and the power column slide up."""
     seat = game.current
     m = game.market
     column, row, _, _ = game.visible_combos()[offer]
-    coins = m.coins[column]
     game.cause = "the market"
     if game.ruleset.market.payment == "bank":
-        pay(game, seat, row)
+        pay(game, seat, market.price(game, column, row))
     else:
         for i in range(row):
-            move_coins(game, seat, -1)
-            coins[i] += 1
-    move_coins(game, seat, coins[row])
-    del coins[row]
-    coins.append(0)
+            fee = market.fee(game, column, i)
+            move_coins(game, seat, -fee)
+            m.coins[column][i] += fee
     race = game.ruleset.races[m.columns[column].pop(row)]
     power = game.ruleset.powers[m.powers.pop(row)]
     if len(m.powers) < game.ruleset.market.visible:
@@ -452,6 +449,7 @@ def pick(game: Game, offer: int) -> None:
     inst = new_race(game, race, power, seat)
     game.players[seat].active = inst
     inst.hand = take_from_tray(game, inst, value(game, "tokens.granted", inst))
+    market.collect(game, column, row, inst)
     inst.turns = 1
     game.turn.picked = True
     fire(game, "combo.picked", inst)

@@ -317,4 +317,4 @@ def described(t: str) -> str:
     return {"int": "a number", "bool": "a condition", "region": "a region", "regions": "a set of regions",
             "race": "a race", "player": "a player", "players": "a set of players", "terrain": "a terrain",
             "races": "a set of races", "power": "a power", "powers": "a set of powers",
-            "option": "one of a choice's words", "?": "something unknown"}.get(t, t)
+            "option": "one of a choice's words", "combos": "the combos on offer", "?": "something unknown"}.get(t, t)
