@@ -234,6 +234,10 @@ class Typer:
             arg = e.operand
             if isinstance(arg, ast.Ref) and arg.name in STATES.get(st, {}) and arg.name not in env.bindings \
                     and arg.name not in env.variables:
+                if st == "region" and arg.name in self.names.terrains:
+                    self.warn(path, arg.span, "SW144", f"'is {arg.name}' tests the state '{arg.name}', not the "
+                              f"terrain '{arg.name}'", f"for the terrain write `terrain of … is {arg.name}` "
+                              f"(inside `where`: `terrain is {arg.name}`)")
                 return self.resolve(e, ("state", st, arg.name), "bool")
             if isinstance(arg, ast.Ref) and st in ("region", "terrain") and arg.name in self.names.terrains:
                 return self.resolve(e, ("terrain_is", st, arg.name, self.names.like(arg.name)), "bool")
