@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from swdsl.engine import market
 from swdsl.engine.legal import Action, apply_legal, legal_actions
 from swdsl.engine.state import Game
 from swdsl.engine.stats import conquest_cost
@@ -34,7 +35,8 @@ class GreedyBot:
         if k == "pick":
             column, row, race, power = game.visible_combos()[a.a]
             rs = game.ruleset
-            return rs.races[race].tokens + rs.powers[power].tokens + game.market.coins[column][row] - row
+            return rs.races[race].tokens + rs.powers[power].tokens + game.market.coins[column][row] \
+                - market.price(game, column, row)
         if k == "conquer":
             return 10 - conquest_cost(game, inst, a.a) / 10
         if k == "final":

@@ -8,6 +8,7 @@ that all problems are reported at once.
 from __future__ import annotations
 
 import difflib
+import os
 from collections.abc import Iterable
 
 import attrs
@@ -54,6 +55,11 @@ class PackError(Exception):
         self.diagnostics = diagnostics
 
 
+def use_color(stream) -> bool:
+    """Colour on a terminal, never when piped or when NO_COLOR is set (no-color.org)."""
+    return not os.environ.get("NO_COLOR") and hasattr(stream, "isatty") and stream.isatty()
+
+
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """A hint naming the closest known names (only the near-best), or ''."""
     names = sorted(set(choices))
@@ -84,12 +90,18 @@ def xml_text(text: str) -> str:
     return "".join(ch for ch in text.translate(_NOT_XML) if not 0xd800 <= ord(ch) <= 0xdfff)
 
 
-def render_text(diags: list[Diagnostic], sources: dict[str, str]) -> str:
-    """The human format: headline, the source line with a caret, and the hint."""
+_RED, _YELLOW, _BOLD, _CYAN, _RESET = "\x1b[31m", "\x1b[33m", "\x1b[1m", "\x1b[36m", "\x1b[0m"
+
+
+def render_text(diags: list[Diagnostic], sources: dict[str, str], color: bool = False) -> str:
+    """The human format: headline, the source line with a caret, and the hint
+    (coloured for a terminal when `color`)."""
     out = []
+    paint = (lambda code, text: f"{code}{text}{_RESET}") if color else (lambda code, text: text)
     for d in diags:
-        label = d.code if d.is_error else f"{d.code} (warning)"
-        out.append(printable(f"{d.path}:{d.span.line}:{d.span.col}: {label} {d.message}"))
+        label = paint(_RED if d.is_error else _YELLOW, d.code if d.is_error else f"{d.code} (warning)")
+        out.append(paint(_BOLD, printable(f"{d.path}:{d.span.line}:{d.span.col}:")) + f" {label} "
+                   + printable(d.message))
         text = sources.get(d.path)
         if text is not None:
             lines = text.splitlines()
@@ -98,7 +110,8 @@ def render_text(diags: list[Diagnostic], sources: dict[str, str]) -> str:
                 gutter = f"{d.span.line:>5} | "
                 out.append(gutter + src)
                 width = min(d.span.width, max(1, len(src) - d.span.col + 1))
-                out.append(" " * (len(gutter) - 2) + "| " + " " * (d.span.col - 1) + "^" * width)
+                out.append(" " * (len(gutter) - 2) + "| " + " " * (d.span.col - 1)
+                           + paint(_RED if d.is_error else _YELLOW, "^" * width))
         if d.hint:
-            out.append(printable(f"      hint: {d.hint}"))
+            out.append("      " + paint(_CYAN, "hint:") + printable(f" {d.hint}"))
     return "\n".join(out)

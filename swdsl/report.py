@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+from importlib.metadata import PackageNotFoundError, metadata
 from xml.sax.saxutils import escape, quoteattr
 
-from swdsl.diagnostics import Diagnostic, render_text, xml_text
+from swdsl.diagnostics import Diagnostic, printable, render_text, xml_text
 
 FORMATS = ("text", "json", "github", "sarif", "junit")
 
@@ -38,6 +39,16 @@ def as_json(diags: list[Diagnostic], files: list[str]) -> str:
     }, indent=2)
 
 
+def project_url(label: str) -> str:
+    """An absolute URL of the project, from its metadata (pyproject.toml `[project.urls]`)."""
+    try:
+        entries = metadata("swdsl").get_all("Project-URL") or []
+    except PackageNotFoundError:
+        entries = []
+    found = dict(e.split(", ", 1) for e in entries if ", " in e)
+    return found.get(label, "https://github.com/swdsl/swdsl").rstrip("/")
+
+
 def sarif(diags: list[Diagnostic]) -> str:
     codes = sorted({d.code for d in diags})
     results = []
@@ -52,8 +63,9 @@ def sarif(diags: list[Diagnostic]) -> str:
         })
     return json.dumps({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0",
-        "runs": [{"tool": {"driver": {"name": "swdsl", "informationUri": "https://example.invalid/swdsl",
-                                      "rules": [{"id": c, "helpUri": f"docs/errors.md#{c.lower()}"} for c in codes]}},
+        "runs": [{"tool": {"driver": {"name": "swdsl", "informationUri": project_url("Homepage"),
+                                      "rules": [{"id": c, "helpUri": f"{project_url('Documentation')}/errors.md#"
+                                                 f"{c.lower()}"} for c in codes]}},
                   "results": results}],
     }, indent=2)
 
@@ -89,7 +101,7 @@ def junit(diags: list[Diagnostic], packs: dict[str, list[str]], strict: bool) ->
 
 
 def render(fmt: str, diags: list[Diagnostic], sources: dict[str, str], packs: dict[str, list[str]],
-           strict: bool) -> str:
+           strict: bool, color: bool = False) -> str:
     files = [f for fs in packs.values() for f in fs]
     if fmt == "json":
         return as_json(diags, files)
@@ -99,8 +111,9 @@ def render(fmt: str, diags: list[Diagnostic], sources: dict[str, str], packs: di
         return sarif(diags)
     if fmt == "junit":
         return junit(diags, packs, strict)
-    text = render_text(diags, sources)
+    text = render_text(diags, sources, color)
     errors = sum(d.is_error for d in diags)
     warnings = len(diags) - errors
-    tail = f"{len(files)} files checked: {errors} error(s), {warnings} warning(s)"
+    names = ", ".join(printable(p) for p in packs)
+    tail = f"{len(files)} files of {names} checked: {errors} error(s), {warnings} warning(s)"
     return (text + "\n" + tail) if text else tail

@@ -7,6 +7,7 @@ not depend on --jobs. Workers load the packs once each.
 from __future__ import annotations
 
 import json
+import os
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -16,9 +17,9 @@ import attrs
 from swdsl.bots import BOTS, play
 from swdsl.engine.invariants import violations
 from swdsl.engine.outcome import winner
-from swdsl.engine.replay import record
 from swdsl.engine.setup import new_game
-from swdsl.packs.loader import load_ruleset
+from swdsl.packs.loader import load_ruleset, resolve_pack
+from swdsl.saves import write_save
 
 
 @attrs.frozen
@@ -29,6 +30,7 @@ class Job:
     bots: str
     check_invariants: bool
     save_dir: str | None
+    saved_packs: str = ""  # JSON: how saved games name the packs (packs/identity.py)
 
 
 @attrs.frozen
@@ -49,9 +51,10 @@ def game_seed(seed: int, index: int) -> int:
 
 
 def run_one(job: Job, index: int) -> GameResult:
-    rs = _RULESETS.get(job.packs)
+    key = tuple(os.path.realpath(resolve_pack(ref)) for ref in job.packs)  # `mypack` differs from folder to folder
+    rs = _RULESETS.get(key)
     if rs is None:
-        rs = _RULESETS[job.packs] = load_ruleset(list(job.packs))
+        rs = _RULESETS[key] = load_ruleset(list(job.packs))
     seed = game_seed(job.seed, index)
     game = new_game(rs, job.players, seed)
     bots = [BOTS[job.bots](seed + 1 + seat) for seat in range(job.players)]
@@ -64,7 +67,7 @@ def run_one(job: Job, index: int) -> GameResult:
     n = play(game, bots, check if job.check_invariants else None)
     if job.save_dir:
         path = Path(job.save_dir) / f"game-{job.seed}-{index:05d}.json"
-        path.write_text(json.dumps(record(game, list(job.packs))))
+        write_save(game, path, json.loads(job.saved_packs))
     return GameResult(index, seed, tuple(game.scores()), winner(game), n, tuple(found))
 
 

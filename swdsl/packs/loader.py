@@ -21,12 +21,14 @@ from swdsl.lang import ast
 from swdsl.lang.checker import PackNames, check, unused_markers
 from swdsl.lang.compiler import compile_copies, compile_decls
 from swdsl.lang.parser import parse_source
+from swdsl.packs.first_conquest import first_conquest_warnings
 from swdsl.packs.maps import load_map
 from swdsl.packs.yamlnodes import Reader
 from swdsl.resources import bundled_packs_dir
 
 LANGUAGE_VERSION = 1
 # bounds on what pack.yaml may ask for: beyond them a game could not be played in reasonable time or memory
+VOCABULARY_CODES = {"SW115", "SW116", "SW117"}  # unknown pool, terrain, symbol: pack.yaml declares them
 MAX_ROUNDS = 100
 MAX_VISIBLE = 64
 MAX_COINS = 1_000_000
@@ -78,6 +80,7 @@ class Manifest:
     rules: list[str] = attrs.field(factory=lambda: ["**/*.sw"])
     boards: dict[str, list[list[tuple[str, object]]]] = attrs.field(factory=dict)  # size -> boards -> (face path, node)
     budgets: dict[str, int] = attrs.field(factory=dict)
+    broken: bool = False  # pack.yaml could not be read: its vocabulary is unknown
 
 
 @attrs.define
@@ -136,12 +139,10 @@ def read_manifest(folder: Path, diags: list[Diagnostic], sources: dict[str, str]
                                 "create pack.yaml with at least `name:` (see docs/packs/format.md)"))
         return None
     text = _read(path, diags, sources)
-    if text is None:
-        return None
     rd = Reader(str(path), diags)
-    root = rd.load(text)
-    if root is None:
-        return None
+    root = rd.load(text) if text is not None else None
+    if root is None:  # the rules files are still checked: a broken pack.yaml hides none of their errors
+        return Manifest(folder, name=folder.name, broken=True)
     top = rd.mapping(root, "pack.yaml")
     rd.unknown_keys(top, MANIFEST_KEYS, "pack.yaml")
     m = Manifest(folder)
@@ -358,7 +359,10 @@ def load_packs(refs: list[str]) -> LoadedPack:
         names.tags |= _tag_words(d)
     unique = list(by_name.values())
     checked = check(unique, names)
-    diags.extend(checked.diagnostics)
+    if any(m.broken for m in manifests):  # terrains, symbols and pools come from pack.yaml: not known now
+        diags.extend(d for d in checked.diagnostics if d.code not in VOCABULARY_CODES)
+    else:
+        diags.extend(checked.diagnostics)
     placed = {pl.marker for m in manifests for pl, _ in m.placements if pl.marker}
     placed |= {n for m in manifests for members in m.pools.values() for n, _ in members}
     diags.extend(unused_markers(unique, checked, placed))
@@ -383,6 +387,7 @@ def load_packs(refs: list[str]) -> LoadedPack:
             budgets=Budgets(**{k: v for m in manifests for k, v in m.budgets.items()}),
             terrains=frozenset(names.terrains), symbols=frozenset(names.symbols),
         )
+        diags.extend(first_conquest_warnings(ruleset, manifests))
         if first is not None and not ruleset.setups:
             diags.append(Diagnostic(str(first.path / "pack.yaml"), Span(), "SW231", "no setup for any player count",
                                     "add `setup:` with at least one player count", "warning"))
@@ -393,7 +398,7 @@ def _tag_words(d: ast.Decl) -> set[str]:
     """Tags a declaration gives races for a turn (`tag RACE with NAME`)."""
     out: set[str] = set()
     stack = [s for i in d.items if isinstance(i, (ast.Trigger, ast.Ability))
-             for s in (i.effects if isinstance(i, ast.Trigger) else i.steps)]
+             for s in i.steps]
     while stack:
         e = stack.pop()
         if isinstance(e, ast.Effect):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import yaml
 
 from swdsl.diagnostics import Diagnostic, Span, did_you_mean
+from swdsl.packs.yamlwords import explain
 
 BOOL_WORDS = {"yes", "no", "on", "off", "y", "n", "true", "false"}
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml where installed: same nodes and marks, faster
@@ -56,19 +57,22 @@ class Reader:
         self.path = path
         self.diags = diags
 
-    def error(self, node, code: str, message: str, hint: str = "") -> None:
+    def error(self, node, code: str, message: str, hint: str = "", severity: str = "error") -> None:
         span = span_of(node) if node is not None else Span()
-        self.diags.append(Diagnostic(self.path, span, code, message, hint))
+        self.diags.append(Diagnostic(self.path, span, code, message, hint, severity))
+
+    def warning(self, node, code: str, message: str, hint: str = "") -> None:
+        self.error(node, code, message, hint, "warning")
 
     def load(self, text: str):
         try:
             node = yaml.compose(text, Loader=_LOADER)
         except yaml.YAMLError as err:
             mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
-            span = Span(mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2) if mark else Span()
             problem = getattr(err, "problem", None) or str(err).splitlines()[0]
-            self.diags.append(Diagnostic(self.path, span, "SW200", f"invalid YAML: {problem}",
-                                         "check indentation, colons and quotes on this line"))
+            line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+            span, message, hint = explain(text, line, col, problem)
+            self.diags.append(Diagnostic(self.path, span, "SW200", message, hint))
             return None
         except (ValueError, RecursionError) as err:
             self.diags.append(Diagnostic(self.path, Span(), "SW200", f"invalid YAML: {err}", ""))

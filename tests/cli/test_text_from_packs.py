@@ -51,3 +51,32 @@ def test_junit_and_sarif_are_valid_with_control_characters(tmp_path):
     ET.fromstring(junit)  # parses: no character XML cannot hold
     sarif = json.loads(run("check", pack, "--format", "sarif").output)
     assert sarif["runs"][0]["results"]
+
+
+def test_colour_only_on_a_terminal_without_no_color(monkeypatch):
+    from swdsl.diagnostics import use_color
+
+    class Tty:
+        def isatty(self):
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert use_color(Tty())
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not use_color(Tty())
+    monkeypatch.delenv("NO_COLOR")
+    assert not use_color(object())  # piped: no terminal
+
+
+def test_piped_diagnostics_carry_no_escape_codes(tmp_path):
+    pack = pack_with(tmp_path, "p", "d", broken=True)
+    assert "\x1b[" not in run("check", pack).output
+
+
+def test_sarif_links_are_absolute_urls(tmp_path):
+    pack = pack_with(tmp_path, "p", "d", broken=True)
+    sarif = json.loads(run("check", pack, "--format", "sarif").output)
+    driver = sarif["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"].startswith("https://") and "invalid" not in driver["informationUri"]
+    assert driver["rules"] and all(r["helpUri"].startswith("https://") and r["helpUri"].endswith(f"#{r['id'].lower()}")
+                                   for r in driver["rules"])

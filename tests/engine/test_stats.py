@@ -2,24 +2,32 @@
 (docs/architecture.md «The order of modifiers»; core-rules.md §5)."""
 
 from swdsl.engine.legal import Action, apply
-from swdsl.engine.setup import new_game
+from swdsl.engine.position import Position
 from swdsl.engine.stats import explain
-from swdsl.scenarios import build
 
 
-def _game(classic, race, power, regions, hand=6, markers=None):
-    given = {"players": 2, "empty_board": True,
-             "races": [{"player": 1, "race": race, "power": power, "hand": hand, "regions": regions}],
-             "markers": markers or {}}
-    return build("test", given, classic, 1)
+def _game(classic, race, power, regions, hand=6, markers=()):
+    pos = Position(classic, 2)
+    ids = classic.setups[2].board.by_id
+    pos.race(race, 0, power, regions={ids[r]: n for r, n in regions.items()}, hand=hand)
+    for region, name in markers:
+        pos.marker(ids[region], name)
+    return pos.start(0)
 
 
 def test_cost_explains_base_markers_race_power_and_floor(classic):
-    game = _game(classic, "Giants", "Commando", {"6": 1}, markers={"2": ["mountain"]})
+    game = _game(classic, "Giants", "Commando", {"6": 1}, markers=[("2", "mountain")])
     why = explain(game, "conquest.cost", game.acting, target=game.board.by_id["2"])
-    text = str(why)
     assert why.value == 1
-    assert text.startswith("conquest.cost 1 = base 2 +1 marker mountain -1 Giants -1 Commando")
+    assert str(why) == "conquest.cost 1 = base 2 +1 marker mountain -1 Giants -1 Commando"
+
+
+def test_a_floor_is_shown_when_it_binds(classic):
+    """classic.md §3.4 Commando and §2.5 Giants: 2 -1 -1 would leave 0; Commando's floor keeps 1."""
+    game = _game(classic, "Giants", "Commando", {"6": 1})
+    why = explain(game, "conquest.cost", game.acting, target=game.board.by_id["2"])
+    assert why.value == 1
+    assert str(why) == "conquest.cost 1 = base 2 -1 Giants -1 Commando (floor 1)"
 
 
 def test_set_modifier_of_a_power_overrides_an_edition_rule(classic):
@@ -31,12 +39,50 @@ def test_set_modifier_of_a_power_overrides_an_edition_rule(classic):
 
 
 def test_tokens_granted_is_banner_plus_badge_plus_modifiers(classic):
-    game = new_game(classic, 2, 0)
-    m = game.market
-    column = m.columns[0]
-    column.insert(0, column.pop(column.index("Amazons")))
+    pos = Position(classic, 2)
+    pos.market([("Amazons", "Alchemist")])
+    game = pos.start(0)
     apply(game, Action("pick", 0))
     inst = game.acting
     why = explain(game, "tokens.granted", inst)
     assert why.value == 6 + inst.power.tokens + 4
     assert inst.hand == why.value
+
+
+BULLS = """\
+race Bulls {
+  banner 6
+  supply 12
+  modify conquest.cost at least 2
+}
+race Oxen {
+  banner 6
+  supply 12
+  modify conquest.cost by 0 floor 2
+}
+"""
+
+
+def _bulls(tmp_path):
+    from swdsl.packs.loader import load_ruleset
+
+    (tmp_path / "pack.yaml").write_text("name: bulls\nlanguage: 1\nrequires: [classic]\n")
+    (tmp_path / "bulls.sw").write_text(BULLS)
+    return load_ruleset([str(tmp_path)])
+
+
+def test_at_least_bounds_the_final_value_after_every_layer(tmp_path):
+    """issue «The language says what designers invent», floors: `at least 2` on a race holds
+    whatever its power takes off afterwards (classic.md §3.13 Mounted: -1 on Hill and Farmland)."""
+    rs = _bulls(tmp_path)
+    game = _game(rs, "Bulls", "Mounted", {"6": 1})
+    why = explain(game, "conquest.cost", game.acting, target=game.board.by_id["5"])  # an empty hill
+    assert why.value == 2
+    assert str(why) == "conquest.cost 2 = base 2 -1 Mounted, at least 2 Bulls"
+
+
+def test_a_modifiers_own_floor_binds_only_where_it_is_written(tmp_path):
+    """The per-modifier floor bounds the value right after its modifier: a later discount undoes it."""
+    rs = _bulls(tmp_path)
+    game = _game(rs, "Oxen", "Mounted", {"6": 1})
+    assert explain(game, "conquest.cost", game.acting, target=game.board.by_id["5"]).value == 1
