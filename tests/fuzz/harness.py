@@ -39,7 +39,7 @@ except ImportError:  # pragma: no cover
         pass
 
 ACTION_CAP = 3000  # actions in one fuzzed game: small maps and 2-4 rounds never need more
-GAME_SECONDS = 2.0  # wall clock for one game
+GAME_SECONDS = 10.0  # wall clock for one game (generous: a loaded machine is not a hang)
 LOAD_SECONDS = 5.0
 
 

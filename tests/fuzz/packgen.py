@@ -31,7 +31,6 @@ from swdsl.engine import vocabulary as V
 from swdsl.engine.entries import BLOCK, EXPRESSION_KINDS, FLAG
 from swdsl.lang.checker import COST_STATS, MAX_CHOICES
 
-TYPES = ("int", "bool", "region", "regions", "race", "races", "player", "players", "power", "powers", "terrain")
 SET_ELEMENT = {"regions": "region", "players": "player", "races": "race", "powers": "power"}
 LOG_SUBJECTS = {s for s, _ in V.LOG_STATES}
 NUMBERS = [0, 1, 1, 2, 2, 3, 5, -1, -2, -10, 7, 100, 10**6, 10**9, 99999999999999999999]
@@ -47,6 +46,7 @@ class Env:
     variables: dict  # name -> "int" | "player"
     it: str | None = None  # the element type inside `where`
     stat: str = ""  # the stat a modifier folds into (`cost of` is refused in cost stats)
+    words: dict = attrs.field(factory=dict)  # the words an `option` binding may hold (`choose c: [a, b]`)
 
     def with_it(self, t: str, name: str | None = None) -> Env:
         b = dict(self.bindings)
@@ -175,6 +175,9 @@ class Gen:
             add(1, lambda: self._borders(env, d))
             add(1, lambda: self._was(env, d))
             add(1, lambda: self._equal(env, d))
+            for name, words in env.words.items():
+                add(3, lambda name=name, words=words: self._noted(
+                    "test", "option in", f"({name} in [{', '.join(self.rng.sample(words, self.rng.randint(1, len(words))))}])"))
         return out
 
     def _noted(self, family: str, name: str, text: str) -> str:
@@ -418,22 +421,41 @@ class Gen:
             text += f" when {self.expr(env, 'bool')}"
         text += self.scope()
         self.note("event", event.name)
+        if self.chance(0.2):  # a trigger that asks its player
+            chooses, env = self.chooses(env, may=True)
+            steps = chooses + self.effects(env, 0)
+            return f"{text}: {{\n" + "".join(f"    {s}\n" for s in steps) + "  }"
         return f"{text}: {self.block(env, 0)}"
+
+    def chooses(self, env: Env, may: bool) -> tuple[list[str], Env]:
+        """Up to MAX_CHOICES `choose` steps (`may choose` in triggers), from a selection or a list of
+        words; the environment with their names bound."""
+        out = []
+        for _ in range(self.rng.randint(0 if not may else 1, MAX_CHOICES)):
+            var = self.new_name("c")
+            verb = "may choose" if may and self.chance(0.5) else "choose"
+            if self.chance(0.2):
+                words = self.rng.sample(["tokens", "coins", "peace", "war"], self.rng.randint(1, 3))
+                out.append(f"{verb} {var}: [{', '.join(words)}]")
+                env = attrs.evolve(env, bindings={**env.bindings, var: "option"},
+                                   words={**env.words, var: tuple(words)})
+                self.note("step", f"{verb} from words")
+                continue
+            t = self.pick(["regions", "players", "powers"])
+            sel = self.expr(env, t)
+            if sel is not None:
+                out.append(f"{verb} {var}: {sel}")
+                env = env.bind(var, SET_ELEMENT[t])
+                self.note("choose", t)
+                self.note("step", verb)
+        return out, env
 
     def ability(self, env: Env) -> str:
         name = self.new_name("ab")
         text = f"ability {name}"
         when = self.expr(env, "bool") if self.chance(0.5) else None  # choices are not known to `when`
-        chooses = []
-        for _ in range(self.rng.randint(0, MAX_CHOICES)):
-            t = self.pick(["regions", "players", "powers"])
-            sel = self.expr(env, t)
-            if sel is not None:
-                var = self.new_name("c")
-                chooses.append(f"choose {var}: {sel}")
-                env = env.bind(var, SET_ELEMENT[t])
-                self.note("choose", t)
-        if self.chance(0.9):
+        chooses, env = self.chooses(env, may=False)
+        if self.chance(0.93):
             period = self.pick(list(V.LIMIT_PERIODS))
             count = "once" if self.chance(0.6) else f"{self.rng.randint(2, 3)} times"
             text += f" {count} per {period}"
@@ -442,6 +464,9 @@ class Gen:
                 key = self.pick(list(V.LIMIT_KEYS))
                 text += f" per {key}"
                 self.note("limit key", key)
+        else:  # no count: the pack must say what bounds it (the checker cannot)
+            text += ' unlimited "each use spends something"'
+            self.note("limit", "unlimited")
         phase = self.pick(list(V.PHASES))
         self.note("phase", phase)
         text += f" during {phase}"

@@ -32,6 +32,9 @@ def wanted() -> set[tuple[str, str]]:
     out |= {("audience", a) for a in V.AUDIENCES} | {("modifier", op) for op in V.MODIFIER_OPS}
     out |= {("var reset", r) for r in V.VAR_RESETS} | {("pool", p) for p in V.POOLS}
     out |= {("property", f"{kind} {prop}") for kind, props in V.DECL_PROPS.items() for prop in props}
+    # the grammar's own forms, which no vocabulary entry describes
+    out |= {("step", "choose"), ("step", "may choose"), ("step", "choose from words"), ("step", "may choose from words"),
+            ("test", "option in"), ("limit", "unlimited")}
     return out
 
 
@@ -94,9 +97,14 @@ def test_each_event_triggered_alone_passes_check(tmp_path, name):
         assert not errors, f"{text!r}: {errors}"
 
 
-def test_abilities_generated_alone_pass_check(tmp_path):
-    for seed in range(30):
+def test_abilities_and_choosing_triggers_generated_alone_pass_check(tmp_path):
+    for seed in range(40):
         g = Gen(random.Random(seed), NAMES)
-        text = g.ability(Env("relic", {}, {"n": "int", "who": "player"}))
+        env = Env("relic", {}, {"n": "int", "who": "player"})
+        text = g.ability(env)
         errors = _check_alone(tmp_path, _decl([text]))
         assert not errors, f"{text!r}: {errors}"
+        chooses, inner = g.chooses(Env("relic", {"target": "region"}, {"n": "int", "who": "player"}), may=True)
+        trigger = "on conquest.done: {\n" + "".join(f"    {x}\n" for x in chooses + g.effects(inner)) + "  }"
+        errors = _check_alone(tmp_path, _decl([trigger]))
+        assert not errors, f"{trigger!r}: {errors}"
