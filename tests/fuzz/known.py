@@ -14,6 +14,7 @@ loader's warning codes.
 
 from __future__ import annotations
 
+import functools
 import re
 
 import attrs
@@ -34,7 +35,7 @@ class Known:
 
     @property
     def status(self) -> str:
-        return read(CASES / f"{self.case}.yaml")["status"]
+        return _status(self.case)
 
 
 SEMANTIC = [
@@ -84,6 +85,11 @@ MUTATION = [
           r"^cli: swdsl check .* raised TypeError: unhashable type.* @ scenarios/validate\.py"),
     Known("a-symlink-loop-as-a-pack-path", r"^cli: swdsl \w+ .* raised RuntimeError: Symlink loop"),
 ]
+
+
+@functools.cache
+def _status(case: str) -> str:
+    return read(CASES / f"{case}.yaml")["status"]
 
 
 def classify(text: str, entries: list[Known], pack_text: str = "", warnings: tuple[str, ...] = ()) -> Known | None:
