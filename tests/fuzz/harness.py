@@ -117,7 +117,12 @@ class GameResult:
 
 def play_guarded(ruleset, players: int, seed: int, bots: str = "random", cap: int = ACTION_CAP,
                  seconds: float = GAME_SECONDS) -> GameResult:
-    """One game with invariants after every action, an action cap and a wall-clock budget."""
+    """One game with invariants after every action, an action cap and a wall-clock budget. The cap
+    is the pack's own budget of actions (`budgets: actions`) when that is lower: a game that goes
+    past it without the engine stopping it was cut off."""
+    budget = getattr(getattr(ruleset, "budgets", None), "actions", None)
+    if budget is not None:
+        cap = min(cap, budget + 1)
     start = time.perf_counter()
     n = 0
     game = None
@@ -139,7 +144,7 @@ def play_guarded(ruleset, players: int, seed: int, bots: str = "random", cap: in
             while not game.over:
                 if n >= cap:
                     return fail("cap", f"the game did not end within {cap} actions (round {game.round} of "
-                                       f"{game.setup.rounds})")
+                                       f"{game.setup.rounds}), and nothing stopped it")
                 actions = legal_actions(game)
                 if not actions:
                     return fail("crash", "no legal action and the game is not over")

@@ -9,10 +9,13 @@ tests/fuzz/test_generator.py proves that every entry is generated and that
 each one alone passes `swdsl check`.
 
 Expressions are built by type (int, bool, region, regions, race, races, player,
-players, power, powers, terrain) in an environment that knows the bindings of
-the event, stat or ability, the declaration's variables, the element of a
-`where` (`it`, or a name given with `as`) and whether `here` exists. Every
-compound sub-expression is parenthesised, so the text parses whatever nests.
+players, power, powers, terrain, combos, and the words of a `choose c: [a, b]`)
+in an environment that knows the bindings of the event, stat or ability (and
+its choices), the declaration's variables, the element of a `where` (`it`, or a
+name given with `as`) and whether `here` exists. Every compound sub-expression
+is parenthesised, so the text parses whatever nests. The grammar's own forms
+that no entry describes (`choose`, `may choose`, word options, `unlimited
+"why"`) are written here by hand and counted in the coverage test too.
 
 A pack is data (`Pack`): its manifest, map and declarations, each declaration
 a list of item lines; `Pack.write(folder)` writes the files and the shrinker in
@@ -32,7 +35,6 @@ from swdsl.engine.entries import BLOCK, EXPRESSION_KINDS, FLAG
 from swdsl.lang.checker import COST_STATS, MAX_CHOICES
 
 SET_ELEMENT = {"regions": "region", "players": "player", "races": "race", "powers": "power"}
-LOG_SUBJECTS = {s for s, _ in V.LOG_STATES}
 NUMBERS = [0, 1, 1, 2, 2, 3, 5, -1, -2, -10, 7, 100, 10**6, 10**9, 99999999999999999999]
 PLACEHOLDER = re.compile(r"^[A-Z]+$")
 
@@ -193,6 +195,8 @@ class Gen:
 
     @staticmethod
     def _wrap(text: str | None) -> str | None:
+        """A compound expression in parentheses; None when one of its parts could not be made
+        (an f-string then holds the word None, which no generated name contains)."""
         return None if text is None or "None" in text else f"({text})"
 
     def _attr(self, env: Env, name: str, subject: str, d: int) -> str | None:
@@ -568,6 +572,7 @@ class Pack:
 
 
 TERRAINS = ["forest", "hill", "swamp", "sea", "farmland", "mountain"]
+ACTIONS = 1500  # every generated pack's budget of actions per game
 SYMBOLS = ["magic", "mine", "cavern", "camp"]
 
 
@@ -693,4 +698,10 @@ def generate(seed: int) -> tuple[Pack, Gen]:
         lines += ["pools:", f"  treasure: [{', '.join(relics + places)}]"]
     if rng.random() < 0.2:
         lines += ["equivalences:", f"  - [{terrains[0]}, {terrains[1]}]"]
+    budgets = [f"actions: {ACTIONS}"]  # finished games here take at most ~600 actions
+    if rng.random() < 0.2:
+        budgets.append(f"trigger_runs: {rng.choice([20, 200])}")
+    if rng.random() < 0.2:
+        budgets.append(f"number: {rng.choice([100, 10**6])}")
+    lines.append(f"budgets: {{{', '.join(budgets)}}}")
     return Pack(seed, "\n".join(lines) + "\n", {"map.yaml": make_map(rng, n_regions, terrains, symbols)}, decls), g
