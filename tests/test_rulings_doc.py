@@ -13,4 +13,4 @@ def test_every_ruling_is_cited_by_a_scenario_or_a_test():
     sources = [*ROOT.glob("packs/*/tests/*.yaml"), *ROOT.glob("tests/**/*.py"), *ROOT.glob("tests/**/tests/*.yaml")]
     text = "\n".join(p.read_text(encoding="utf-8") for p in sources if p.name != Path(__file__).name)
     uncited = [d for d in rulings if not re.search(rf"rulings\.md D{d}\b", text)]
-    assert uncited == [], f"rulings no scenario or test cites: {['D%d' % d for d in uncited]}"
+    assert uncited == [], f"rulings no scenario or test cites: {[f'D{d}' for d in uncited]}"
