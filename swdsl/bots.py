@@ -1,4 +1,5 @@
-"""Bots play through legal_actions like anyone else."""
+"""Bots play through legal_actions like anyone else; `play` is the play loop.
+Stronger bots, and bots by name, are in swdsl/lab/."""
 
 from __future__ import annotations
 
@@ -60,16 +61,20 @@ class GreedyBot:
         return out[self.rng.randrange(len(out))]
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
-
-
-def play(game: Game, bots: list, check=None, limit: int = 100_000) -> int:
-    """Play to the end; `check(game)` after every action. Returns actions played."""
+def play(game: Game, bots: list, check=None, limit: int | None = None, watchers: tuple = ()) -> int:
+    """Play to the end, or to `limit` actions (the pack's action budget by default);
+    `check(game)` after every action, and each watcher's `before(game, action)` and
+    `after(game, action)` around it. Returns the actions played."""
     n = 0
+    limit = game.ruleset.budgets.actions if limit is None else limit
     while not game.over and n < limit:
-        actions = legal_actions(game)
-        apply_legal(game, bots[game.actor].choose(game, actions))
+        action = bots[game.actor].choose(game, legal_actions(game))
+        for w in watchers:
+            w.before(game, action)
+        apply_legal(game, action)
         n += 1
+        for w in watchers:
+            w.after(game, action)
         if check is not None:
             check(game)
     return n
