@@ -7,7 +7,6 @@ gives — packs, maps, scenarios, saved games, arguments — ends in a traceback
 from __future__ import annotations
 
 import json
-import os
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -28,9 +27,9 @@ class _Group(click.Group):
             click.echo(f"{cmd}: SW300 {err.format_message()}", err=True)
             click.echo(f"      hint: see '{cmd} --help'", err=True)
             sys.exit(2)
-        except click.exceptions.Abort:
-            click.echo("aborted", err=True)
-            sys.exit(1)
+        except click.exceptions.Abort:  # Ctrl-C outside a run (runs keep their finished games)
+            click.echo("interrupted", err=True)
+            sys.exit(130)
         except click.exceptions.Exit as e:
             sys.exit(e.exit_code)
         except click.ClickException as err:
@@ -344,11 +343,11 @@ def _play(job, games: int, jobs: int, scheduler: str | None, label: str):
         try:
             return run(job, games, jobs, scheduler, progress)
         except MissingExtra as err:
-            click.echo(f"swdsl: SW330 {err}", err=True)
+            click.echo(f"{click.get_current_context().command_path}: SW330 {err}", err=True)
             click.echo(f"      hint: {err.hint}", err=True)
             sys.exit(2)
         except SchedulerError as err:
-            click.echo(f"{scheduler}:1:1: SW331 {err}", err=True)
+            click.echo(f"{click.get_current_context().command_path}: SW331 {err}", err=True)
             click.echo("      hint: start one with `dask scheduler` and workers with `dask worker ADDRESS`, "
                        "or leave out --scheduler", err=True)
             sys.exit(1)

@@ -86,7 +86,7 @@ def _dask(work, job, parts, address, progress) -> tuple[list, bool]:
     except ImportError:
         raise MissingExtra("dask", "dask.distributed") from None
     try:
-        client = Client(address, timeout="10s")
+        client = Client(address, timeout="5s")
     except (OSError, TimeoutError, ValueError) as err:
         raise SchedulerError(f"cannot reach the Dask scheduler at {address}: {err}") from None
     out: list = []
