@@ -4,9 +4,10 @@ Stronger bots, and bots by name, are in swdsl/lab/."""
 from __future__ import annotations
 
 import random
+from typing import cast
 
 from swdsl.engine.legal import Action, apply_legal, legal_actions
-from swdsl.engine.state import Game
+from swdsl.engine.state import Game, RaceInst
 from swdsl.engine.stats import conquest_cost
 
 
@@ -32,12 +33,13 @@ class GreedyBot:
     def value(self, game: Game, a: Action) -> float:
         k = a.kind
         inst = game.acting
+        arg = cast(int, a.a)
         if k == "pick":
-            column, row, race, power = game.visible_combos()[a.a]
+            column, row, race, power = game.visible_combos()[arg]
             rs = game.ruleset
             return rs.races[race].tokens + rs.powers[power].tokens + game.market.coins[column][row] - row
         if k == "conquer":
-            return 10 - conquest_cost(game, inst, a.a) / 10
+            return 10 - conquest_cost(game, cast(RaceInst, inst), arg) / 10
         if k == "final":
             return 5
         if k == "ability":
@@ -45,7 +47,7 @@ class GreedyBot:
         if k == "decline":
             return 9.5 if inst is not None and inst.hand < 3 and len(inst.regions) > 3 else -1
         if k == "place":
-            return 1 + 1 / (1 + game.tokens[a.a])
+            return 1 + 1 / (1 + game.tokens[arg])
         if k == "gather":
             return -1
         return 0

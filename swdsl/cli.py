@@ -397,9 +397,10 @@ def _played(rs, results) -> str:
 
 def _warn_no_conquest(out: dict) -> None:
     if out["games"] and out["games_without_conquest"] == out["games"]:
-        click.echo(f"swdsl simulate: SW332 (warning) none of the {out['games']} games had a single conquest", err=True)
-        click.echo("      hint: check the pack's entry rule (`conquest.entry`): races may have nowhere to enter; "
-                   "`swdsl check` warns when no region admits a first conquest", err=True)
+        click.echo(f"{click.get_current_context().command_path}: SW332 (warning) none of the {out['games']} games "
+                   "had a single conquest", err=True)
+        click.echo("      hint: check the pack's entry rule (`modify conquest.entry set true when …`): races may have "
+                   "nowhere to enter", err=True)
 
 
 @main.command()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Iterable
+from typing import Any
 
 from swdsl.lab.intervals import wilson
 from swdsl.sim import Run
@@ -99,7 +100,7 @@ def report(run: Run) -> dict:
                     t.decline_turns.append(app.turns)
     sections = {kind: sorted((t.row(name, fair) for name, t in ts.items()), key=lambda x: x["name"])
                 for kind, ts in tallies.items()}
-    seats = []
+    seats: list[dict[str, Any]] = []
     for s in range(players):
         low, high = wilson(seat_wins[s], len(results))
         seats.append({"seat": s + 1, "games": len(results), "wins": seat_wins[s],

@@ -16,6 +16,7 @@ worth using. Search bots (search.py) play Tactics in their playouts.
 from __future__ import annotations
 
 import random
+from typing import cast
 
 from swdsl.engine import turn as engine_turn
 from swdsl.engine.errors import ContentError
@@ -99,7 +100,7 @@ class Tactics:
         rs = game.ruleset
 
         def worth(a: Action) -> float:
-            column, row, race, power = offers[a.a]  # type: ignore[index]
+            column, row, race, power = offers[cast(int, a.a)]
             return (rs.races[race].tokens + rs.powers[power].tokens + game.market.coins[column][row] - row
                     + self.rng.random() * 0.01)
         return max(actions, key=worth)
@@ -268,5 +269,5 @@ class HeuristicBot:
             finish_turn(ahead, self.tactics)
         except ContentError:
             return float("-inf")
-        return ahead.players[seat].coins + 0.5 * len(ahead.players[seat].active.regions
-                                                     if ahead.players[seat].active else ())
+        p = ahead.players[seat]
+        return p.coins + 0.5 * (len(p.active.regions) if p.active else 0)

@@ -11,6 +11,7 @@ gives the game a generator with the same state that notes each roll.
 from __future__ import annotations
 
 import random
+from typing import cast
 
 from swdsl.engine.legal import Action, apply, held_abilities
 from swdsl.engine.ruleset import Ruleset
@@ -29,7 +30,7 @@ class _NotingDice(random.Random):
         self.faces = faces
         self.rolls: list[int] = []
 
-    def randrange(self, start, stop=None, step=1):  # type: ignore[override]
+    def randrange(self, start, stop=None, step=1):
         v = super().randrange(start, stop, step)
         if stop is None and start == len(self.faces):
             self.rolls.append(self.faces[v])
@@ -98,7 +99,7 @@ class Narrator:
         inst = game.acting
         kind = action.kind
         if kind == "pick":
-            column, row, race, power = game.visible_combos()[action.a]  # type: ignore[index]
+            column, row, race, power = game.visible_combos()[cast(int, action.a)]
             return {"row": row, "lying": game.market.coins[column][row]}
         if kind in ("conquer", "final") and inst is not None:
             r: int = action.a  # type: ignore[assignment]
@@ -161,7 +162,7 @@ class Narrator:
         inst = game.acting
         found = next((a for a in held_abilities(game, inst) if a.key == base), None) if inst else None
         name = f"{found.name} ({found.source})" if found else base
-        choices = ", ".join(self._choice(game, c, v) for c, v in zip(found.choose if found else (), action.b or ()))
+        choices = ", ".join(self._choice(game, c, v) for c, v in zip(found.choose if found else (), cast(tuple, action.b or ())))
         self.say(f"uses {name}" + (f" on {choices}" if choices else ""))
         self._changes(game)
 
