@@ -12,7 +12,7 @@ import io
 from swdsl.lab.executors import MissingExtra
 from swdsl.lab.render import COLUMNS, header
 
-HEAT_MIN_GAMES = 3  # cells with fewer games are left blank
+HEAT_MIN_GAMES = 3  # cells with fewer games are left grey
 
 
 def _figure(width: float, height: float):
@@ -59,10 +59,11 @@ def _heat(rep: dict) -> str:
     import numpy as np  # matplotlib's own dependency
 
     data = np.ma.masked_invalid(np.array(grid, dtype=float))
+    ax.set_facecolor("#c8c8c8")  # shows through the cells without enough games
     img = ax.imshow(data, cmap="RdBu_r", vmin=0, vmax=min(1.0, 2 * rep["fair_share"]), aspect="auto")
     ax.set_xticks(range(len(powers)), powers, rotation=60, ha="right", fontsize=7)
     ax.set_yticks(range(len(races)), races, fontsize=7)
-    ax.set_title(f"win rate per race × power (blank: fewer than {HEAT_MIN_GAMES} games)")
+    ax.set_title(f"win rate per race × power (grey: fewer than {HEAT_MIN_GAMES} games)")
     fig.colorbar(img, ax=ax, label="win rate")
     return _png(fig)
 
