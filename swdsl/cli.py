@@ -13,21 +13,33 @@ from pathlib import Path
 
 import click
 
-from swdsl.diagnostics import Diagnostic, PackError, Span, render_text
+from swdsl.diagnostics import Diagnostic, PackError, Span, printable, render_text, use_color
+from swdsl.files import describe, file_kind, read_text
 from swdsl.resources import bundled_packs_dir, default_pack
 
 
 class _Group(click.Group):
+    """The command group: `-h` as `--help`, bare `swdsl` prints the help, usage
+    errors in our format with exit 2, Ctrl-C exits 130."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("context_settings", {"help_option_names": ["-h", "--help"]})
+        kwargs.setdefault("invoke_without_command", True)
+        super().__init__(*args, **kwargs)
+
     def main(self, *args, **kwargs):  # usage errors in our format, exit 2
         kwargs["standalone_mode"] = False
         try:
             return super().main(*args, **kwargs)
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            sys.exit(130)
         except click.UsageError as err:
             cmd = err.ctx.command_path if err.ctx else "swdsl"
             click.echo(f"{cmd}: SW300 {err.format_message()}", err=True)
             click.echo(f"      hint: see '{cmd} --help'", err=True)
             sys.exit(2)
-        except click.exceptions.Abort:  # Ctrl-C outside a run (runs keep their finished games)
+        except click.exceptions.Abort:
             click.echo("interrupted", err=True)
             sys.exit(130)
         except click.exceptions.Exit as e:
@@ -39,13 +51,16 @@ class _Group(click.Group):
 
 @click.group(cls=_Group)
 @click.version_option(package_name="swdsl")
-def main() -> None:
+@click.pass_context
+def main(ctx: click.Context) -> None:
     """Small World rules engine and pack tools."""
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
 
 
 def _show(diags: list[Diagnostic], sources: dict[str, str]) -> None:
     if diags:
-        click.echo(render_text(diags, sources), err=True)
+        click.echo(render_text(diags, sources, use_color(sys.stderr)), err=True)
 
 
 def _packs_arg(packs: tuple[str, ...]) -> list[str]:
@@ -67,8 +82,9 @@ def _ruleset_or_exit(refs: list[str]):
 
 
 def _pack_root(path: Path) -> Path | None:
+    """The pack folder `path` lies in, if any."""
     for folder in [path] + list(path.parents):
-        if (folder / "pack.yaml").is_file():
+        if file_kind(folder / "pack.yaml") == "file":
             return folder
     return None
 
@@ -78,24 +94,41 @@ def _pack_root(path: Path) -> Path | None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "github", "sarif", "junit"]), default="text")
 @click.option("--strict", is_flag=True, help="warnings fail too")
 def check(paths: tuple[str, ...], fmt: str, strict: bool) -> None:
-    """Validate packs (folders) or single files; no argument checks the bundled packs."""
-    from swdsl.packs.loader import load_packs
+    """Validate packs (folders) or single files, the packs' scenario tests included.
+    No argument: the pack the current folder is in, else the bundled packs."""
+    from swdsl.packs.loader import bundled_names
     from swdsl.report import render
 
-    targets = [t for path in (paths or (str(bundled_packs_dir()),)) for t in _expand_pack_folders(path)]
+    here = _pack_root(Path.cwd())
+    default = (str(here),) if here is not None else (str(bundled_packs_dir()),)
+    targets = [t for path in (paths or default) for t in _expand_pack_folders(path)]
+    missing = [t for t in targets if not file_kind(Path(t)) and not file_kind(bundled_packs_dir() / t)]
+    if missing:
+        raise click.UsageError(f"no such pack or file: {missing[0]} (give a pack folder, a file in a pack, or a "
+                               f"bundled pack name: {bundled_names()})")
     diags: list[Diagnostic] = []
     sources: dict[str, str] = {}
     packs: dict[str, list[str]] = {}
+    try:
+        _check_targets(targets, diags, sources, packs)
+    except KeyboardInterrupt:
+        click.echo(render(fmt, _dedupe(diags), sources, packs, strict, use_color(sys.stdout)))
+        click.echo("interrupted: a partial result (the packs checked so far)", err=True)
+        sys.exit(130)
+    diags = _dedupe(diags)
+    click.echo(render(fmt, diags, sources, packs, strict, use_color(sys.stdout)))
+    failed = any(d.is_error for d in diags) or (strict and diags)
+    sys.exit(1 if failed else 0)
+
+
+def _check_targets(targets: list[str], diags: list[Diagnostic], sources: dict[str, str],
+                   packs: dict[str, list[str]]) -> None:
+    from swdsl.packs.loader import load_packs
+
     for t in targets:
-        p = Path(t)
-        if not p.exists() and "/" not in t and (bundled_packs_dir() / t).is_dir():
-            p = bundled_packs_dir() / t
-        if not p.exists():
-            diags.append(Diagnostic(t, Span(), "SW222", f"no such pack or file '{t}'", "give a pack folder or a file"))
-            packs.setdefault(t, [])
-            continue
+        p = Path(t) if file_kind(Path(t)) else bundled_packs_dir() / t
         only = None
-        if p.is_file():
+        if file_kind(p) == "file":
             root = _pack_root(p.parent)
             only = _display(p)
             if root is None:
@@ -106,27 +139,42 @@ def check(paths: tuple[str, ...], fmt: str, strict: bool) -> None:
                 continue
             p = root
         loaded = load_packs([str(p)])
-        sources.update({_display(Path(k)): v for k, v in loaded.sources.items()})
-        found = [_relative(d) for d in loaded.diagnostics]
+        found = list(loaded.diagnostics)
+        texts = dict(loaded.sources)
+        if loaded.ruleset is not None:
+            found += _scenario_problems(p, loaded.ruleset, texts)
+        sources.update({_display(Path(k)): v for k, v in texts.items()})
+        found = [_relative(d) for d in found]
+        name = loaded.manifests[-1].name if loaded.manifests else t
         if only is not None:
             found = [d for d in found if d.path == only]
-            packs.setdefault(loaded.manifests[0].name if loaded.manifests else t, []).append(only)
+            packs.setdefault(name, []).append(only)
         else:
-            name = loaded.manifests[-1].name if loaded.manifests else t
-            files = sorted({_display(Path(k)) for k in loaded.sources})
-            packs.setdefault(name, []).extend(files)
+            packs.setdefault(name, []).extend(sorted({_display(Path(k)) for k in texts}))
         diags.extend(found)
-    diags = _dedupe(diags)
-    click.echo(render(fmt, diags, sources, packs, strict))
-    failed = any(d.is_error for d in diags) or (strict and diags)
-    sys.exit(1 if failed else 0)
+
+
+def _scenario_problems(pack: Path, ruleset, texts: dict[str, str]) -> list[Diagnostic]:
+    """Every problem of the pack's scenario files, checked without running them."""
+    from swdsl.scenarios import read_file, scenario_files, validate
+
+    out: list[Diagnostic] = []
+    for path in scenario_files(pack):
+        found, problems = read_file(path)
+        out += problems
+        for span, sc in found:
+            out += validate(str(path), ruleset, sc, span)
+        text = read_text(path, [])
+        if text is not None:
+            texts[str(path)] = text
+    return out
 
 
 def _expand_pack_folders(path: str) -> list[str]:
     """A folder holding packs (and no pack.yaml of its own) means each of them."""
     p = Path(path)
-    if p.is_dir() and not (p / "pack.yaml").is_file():
-        inner = sorted(str(c) for c in p.iterdir() if (c / "pack.yaml").is_file())
+    if file_kind(p) == "dir" and file_kind(p / "pack.yaml") != "file":
+        inner = sorted(str(c) for c in p.iterdir() if file_kind(c / "pack.yaml") == "file")
         if inner:
             return inner
     return [path]
@@ -164,54 +212,59 @@ def _relative(d: Diagnostic) -> Diagnostic:
 @click.argument("packs", nargs=-1)
 @click.option("--format", "fmt", type=click.Choice(["text", "junit"]), default="text")
 def test_cmd(packs: tuple[str, ...], fmt: str) -> None:
-    """Run the scenario tests in each pack's tests/ folder."""
-    from xml.sax.saxutils import escape, quoteattr
-
+    """Run the scenario tests in each pack's tests/ folder (no argument: the pack
+    the current folder is in, else every bundled pack). Ctrl-C stops at once and
+    reports what finished."""
     from swdsl.packs.loader import load_ruleset, resolve_pack
-    from swdsl.scenarios import load_file, scenario_files
+    from swdsl.report import junit_suites
+    from swdsl.scenarios import read_file, run_scenario, scenario_files
 
-    refs = list(packs) or sorted(p.name for p in bundled_packs_dir().iterdir() if (p / "tests").is_dir())
-    failed = False
-    suites = []
-    for ref in refs:
-        try:
-            rs = load_ruleset([ref])
-        except PackError as err:
-            _show([_relative(d) for d in err.diagnostics], {})
-            failed = True
-            continue
-        outcomes, problems = [], []
-        files = scenario_files(resolve_pack(ref))
-        for f in files:
-            got, diags = load_file(f, rs)
-            outcomes += got
-            problems += [_relative(d) for d in diags]
-        if problems:
-            _show(problems, {})
-            failed = True
-        bad = [o for o in outcomes if o.failures]
-        failed = failed or bool(bad) or not outcomes
-        suites.append((rs.name, outcomes))
+    here = _pack_root(Path.cwd())
+    refs = list(packs) or ([str(here)] if here else sorted(p.name for p in bundled_packs_dir().iterdir()
+                                                            if file_kind(p / "tests") == "dir"))
+    failed = interrupted = False
+    suites: list[tuple[str, list]] = []
+    try:
+        for ref in refs:
+            try:
+                rs = load_ruleset([ref])
+            except PackError as err:
+                _show([_relative(d) for d in err.diagnostics], {})
+                failed = True
+                continue
+            outcomes: list = []
+            suites.append((rs.name, outcomes))
+            for f in scenario_files(resolve_pack(ref)):
+                found, problems = read_file(f)
+                if problems:
+                    _show([_relative(d) for d in problems], {})
+                    failed = True
+                for span, sc in found:
+                    outcomes.append(run_scenario(f, sc, span, rs))
+                    if fmt == "text":
+                        _show_failures(outcomes[-1])
+            failed = failed or not outcomes
+    except KeyboardInterrupt:
+        interrupted = True
+    for name, outcomes in suites:
+        bad = sum(bool(o.failures) for o in outcomes)
+        failed = failed or bool(bad)
         if fmt == "text":
-            for o in bad:
-                for fl in o.failures:
-                    click.echo(f"{_display(Path(fl.path))}:{fl.line}: FAIL {o.name}: {fl.message}")
-            click.echo(f"{rs.name}: {len(outcomes) - len(bad)} passed, {len(bad)} failed "
-                       f"({len(files)} files)")
+            click.echo(f"{name}: {len(outcomes) - bad} passed, {bad} failed")
     if fmt == "junit":
-        lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<testsuites>"]
-        for name, outcomes in suites:
-            fails = sum(bool(o.failures) for o in outcomes)
-            lines.append(f"  <testsuite name={quoteattr(name)} tests=\"{len(outcomes)}\" failures=\"{fails}\">")
-            for o in outcomes:
-                body = "".join(f"<failure message={quoteattr(fl.message)}>{escape(_display(Path(fl.path)))}:"
-                               f"{fl.line}: {escape(fl.message)}</failure>" for fl in o.failures)
-                lines.append(f"    <testcase classname={quoteattr(_display(Path(o.path)))} "
-                             f"name={quoteattr(o.name)}>{body}</testcase>")
-            lines.append("  </testsuite>")
-        lines.append("</testsuites>")
-        click.echo("\n".join(lines))
+        click.echo(junit_suites([(name, [(_display(Path(o.path)), o.name,
+                                          [f"{_display(Path(fl.path))}:{fl.line}: {fl.message}" for fl in o.failures])
+                                         for o in outcomes]) for name, outcomes in suites]))
+    if interrupted:
+        click.echo("interrupted: a partial result (the scenarios that finished)", err=True)
+        sys.exit(130)
     sys.exit(1 if failed else 0)
+
+
+def _show_failures(outcome) -> None:
+    for fl in outcome.failures:
+        click.echo(printable(f"{_display(Path(fl.path))}:{fl.span.line}:{fl.span.col}: FAIL {outcome.name}: "
+                             f"{fl.message}"))
 
 
 # ---- info ---------------------------------------------------------------------
@@ -236,35 +289,45 @@ def info(packs: tuple[str, ...], fmt: str) -> None:
         "rules": [{"name": r.name, "doc": r.doc} for r in rs.rules],
         "maps": [{"name": s.board.name, "players": n, "regions": len(s.board), "borders": s.board.border_count,
                   "rounds": s.rounds} for n, s in sorted(rs.setups.items()) if s.board is not None],
-        "boards": [{"players": n, "boards": ", ".join(f"{count} {size}" for size, count in s.layout.sizes),
-                    "rounds": s.rounds} for n, s in sorted(rs.setups.items()) if s.layout is not None],
         "faces": [{"name": face.name, "size": size, "regions": len(face), "borders": face.border_count}
                   for size, face in _board_faces(rs)],
+        "market": {"visible": rs.market.visible, "payment": rs.market.payment,
+                   "columns": [list(c) for c in rs.market.columns]},
+        "setup": [{"players": n, "board": s.board.name if s.board else
+                   ", ".join(f"{count} {size}" for size, count in s.layout.sizes),  # type: ignore[union-attr]
+                   "rounds": s.rounds, "coins": s.coins, "seats": [list(x) for x in s.seats]}
+                  for n, s in sorted(rs.setups.items())],
+        "bank": rs.bank, "die": list(rs.die),
     }
     if fmt == "json":
         click.echo(json.dumps(data, indent=2))
         return
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     console = Console()
-    console.print(f"[bold]{rs.name}[/bold]")
+    console.print(Text(printable(rs.name), style="bold"))
+    paid = "on the combos above" if rs.market.payment == "combos" else "to the bank"
+    columns = f", columns {data['market']['columns']}" if rs.market.columns else ""
+    console.print(Text(f"market: {rs.market.visible} combos on offer, paid {paid}{columns}; "
+                       f"bank {rs.bank} coins; die {list(rs.die)}"))
     for title, rows, cols in (
-        ("Races", data["races"], ("name", "tokens", "supply")),
-        ("Powers", data["powers"], ("name", "tokens")),
-        ("Markers", data["markers"], ("name", "kind", "defense", "limit")),
+        ("Races", data["races"], ("name", "tokens", "supply", "doc")),
+        ("Powers", data["powers"], ("name", "tokens", "doc")),
+        ("Markers", data["markers"], ("name", "kind", "defense", "limit", "doc")),
         ("Rules", data["rules"], ("name", "doc")),
+        ("Setup", data["setup"], ("players", "board", "rounds", "coins")),
         ("Maps", data["maps"], ("players", "name", "regions", "borders", "rounds")),
-        ("Modular boards", data["boards"], ("players", "boards", "rounds")),
         ("Board faces", data["faces"], ("size", "name", "regions", "borders")),
     ):
-        if not rows and title in ("Maps", "Modular boards", "Board faces"):
+        if not rows and title in ("Maps", "Board faces"):
             continue
         table = Table(title=f"{title} ({len(rows)})")
         for c in cols:
             table.add_column(c)
-        for row in rows:
-            table.add_row(*[str(row[c]) if row[c] is not None else "—" for c in cols])
+        for row in rows:  # pack text is data, never markup
+            table.add_row(*[Text(printable(str(row[c])) if row[c] is not None else "—") for c in cols])
         console.print(table)
 
 
@@ -538,9 +601,9 @@ def _comparison_csv(doc: dict) -> str:
 @click.option("--narrate", is_flag=True, help="tell the game as a readable log")
 def replay(file: str, narrate: bool) -> None:
     """Replay a saved game; exit 0 only if the final state matches its checksum."""
-    from swdsl.engine.errors import ContentError
+    from swdsl.engine.errors import ContentError, engine_bug
     from swdsl.engine.legal import IllegalAction
-    from swdsl.engine.replay import checksum
+    from swdsl.engine.replay import actions_of, checksum
     from swdsl.engine.replay import replay as run
     from swdsl.lab.narrate import narrate_record
 
@@ -549,10 +612,11 @@ def replay(file: str, narrate: bool) -> None:
         click.echo(f"      hint: {hint}", err=True)
         sys.exit(1)
 
-    try:
-        text = Path(file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        fail("SW310", f"cannot read the saved game: {err}", "give a file written by `swdsl simulate --save-dir`")
+    problems: list[Diagnostic] = []
+    text = read_text(Path(file), problems, shown=file)
+    if text is None:
+        _show(problems, {})
+        sys.exit(1)
     try:
         rec = json.loads(text)
     except json.JSONDecodeError as err:
@@ -565,6 +629,10 @@ def replay(file: str, narrate: bool) -> None:
         fail("SW313", f"the packs have no setup for {rec['players']} players", "the packs changed since the save")
     story = None
     try:
+        actions_of(rec)
+    except ValueError as err:
+        fail("SW312", f"malformed action list: {err}", "a saved game's actions are [kind, a, b] lists")
+    try:
         if narrate:
             game, story = narrate_record(rs, rec)
         else:
@@ -572,9 +640,9 @@ def replay(file: str, narrate: bool) -> None:
     except IllegalAction as err:
         fail("SW314", f"the game does not replay: {err}", "the packs or the engine changed since the game was saved")
     except ContentError as err:
-        fail("SW314", f"the game does not replay: {err}", "the packs changed since the game was saved")
-    except (TypeError, ValueError, KeyError, IndexError) as err:
-        fail("SW312", f"malformed action list: {err}", "a saved game's actions are [kind, a, b] lists")
+        fail("SW314", f"the game does not replay: {err.where}: {err.code} {err.message}", err.hint)
+    except Exception as err:  # noqa: BLE001 - an engine bug is reported as one, never a traceback
+        fail("SW599", engine_bug(err, "the replay").split(" ", 1)[1], "report it with this saved game")
     if story is not None:
         click.echo(story)
     actual = checksum(game)
@@ -600,8 +668,8 @@ def reference(file: str | None) -> None:
     try:
         changed = update(Path(file))
     except (OSError, UnicodeError) as err:
-        click.echo(f"{file}:1:1: SW310 cannot read or write the file: {getattr(err, 'strerror', None) or err}",
-                   err=True)
+        click.echo(f"{file}:1:1: SW310 cannot write the file: {describe(err)}", err=True)
+        click.echo("      hint: give the docs/language.md of a checkout you can write", err=True)
         sys.exit(1)
     except ValueError as err:
         click.echo(f"{file}:1:1: SW316 {err}", err=True)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+from importlib.metadata import PackageNotFoundError, metadata
 from xml.sax.saxutils import escape, quoteattr
 
-from swdsl.diagnostics import Diagnostic, render_text
+from swdsl.diagnostics import Diagnostic, printable, render_text, xml_text
 
 FORMATS = ("text", "json", "github", "sarif", "junit")
 
@@ -38,6 +39,16 @@ def as_json(diags: list[Diagnostic], files: list[str]) -> str:
     }, indent=2)
 
 
+def project_url(label: str) -> str:
+    """An absolute URL of the project, from its metadata (pyproject.toml `[project.urls]`)."""
+    try:
+        entries = metadata("swdsl").get_all("Project-URL") or []
+    except PackageNotFoundError:
+        entries = []
+    found = dict(e.split(", ", 1) for e in entries if ", " in e)
+    return found.get(label, "https://github.com/swdsl/swdsl").rstrip("/")
+
+
 def sarif(diags: list[Diagnostic]) -> str:
     codes = sorted({d.code for d in diags})
     results = []
@@ -52,36 +63,45 @@ def sarif(diags: list[Diagnostic]) -> str:
         })
     return json.dumps({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0",
-        "runs": [{"tool": {"driver": {"name": "swdsl", "informationUri": "https://example.invalid/swdsl",
-                                      "rules": [{"id": c, "helpUri": f"docs/errors.md#{c.lower()}"} for c in codes]}},
+        "runs": [{"tool": {"driver": {"name": "swdsl", "informationUri": project_url("Homepage"),
+                                      "rules": [{"id": c, "helpUri": f"{project_url('Documentation')}/errors.md#"
+                                                 f"{c.lower()}"} for c in codes]}},
                   "results": results}],
     }, indent=2)
 
 
-def junit(diags: list[Diagnostic], packs: dict[str, list[str]], strict: bool) -> str:
-    """One testsuite per pack, one testcase per file; a file fails on errors
-    (and on warnings with --strict)."""
+Case = tuple[str, str, list[str]]  # (class name, name, failure messages)
+
+
+def junit_suites(suites: list[tuple[str, list[Case]]]) -> str:
+    """JUnit XML: one testsuite per (name, cases); a case fails with its messages.
+    Every text from packs is escaped, and characters XML cannot hold are dropped."""
     out = ['<?xml version="1.0" encoding="UTF-8"?>', "<testsuites>"]
-    for pack, files in packs.items():
-        cases = []
-        failures = 0
-        for f in files:
-            mine = [d for d in diags if d.path == f and (d.is_error or strict)]
-            body = ""
-            if mine:
-                failures += 1
-                text = "\n".join(d.headline() for d in mine)
-                body = f'<failure message={quoteattr(mine[0].headline())}>{escape(text)}</failure>'
-            cases.append(f'    <testcase classname={quoteattr(pack)} name={quoteattr(f)}>{body}</testcase>')
-        out.append(f'  <testsuite name={quoteattr(pack)} tests="{len(files)}" failures="{failures}">')
-        out.extend(cases)
+    for suite, cases in suites:
+        failures = sum(bool(fails) for _, _, fails in cases)
+        out.append(f'  <testsuite name={_attr(suite)} tests="{len(cases)}" failures="{failures}">')
+        for classname, name, fails in cases:
+            body = f'<failure message={_attr(fails[0])}>{escape(xml_text(chr(10).join(fails)))}</failure>' \
+                if fails else ""
+            out.append(f'    <testcase classname={_attr(classname)} name={_attr(name)}>{body}</testcase>')
         out.append("  </testsuite>")
     out.append("</testsuites>")
     return "\n".join(out)
 
 
+def _attr(text: str) -> str:
+    return quoteattr(xml_text(text))
+
+
+def junit(diags: list[Diagnostic], packs: dict[str, list[str]], strict: bool) -> str:
+    """One testsuite per pack, one testcase per file; a file fails on errors
+    (and on warnings with --strict)."""
+    return junit_suites([(pack, [(pack, f, [d.headline() for d in diags if d.path == f and (d.is_error or strict)])
+                                 for f in files]) for pack, files in packs.items()])
+
+
 def render(fmt: str, diags: list[Diagnostic], sources: dict[str, str], packs: dict[str, list[str]],
-           strict: bool) -> str:
+           strict: bool, color: bool = False) -> str:
     files = [f for fs in packs.values() for f in fs]
     if fmt == "json":
         return as_json(diags, files)
@@ -91,8 +111,9 @@ def render(fmt: str, diags: list[Diagnostic], sources: dict[str, str], packs: di
         return sarif(diags)
     if fmt == "junit":
         return junit(diags, packs, strict)
-    text = render_text(diags, sources)
+    text = render_text(diags, sources, color)
     errors = sum(d.is_error for d in diags)
     warnings = len(diags) - errors
-    tail = f"{len(files)} files checked: {errors} error(s), {warnings} warning(s)"
+    names = ", ".join(printable(p) for p in packs)
+    tail = f"{len(files)} files of {names} checked: {errors} error(s), {warnings} warning(s)"
     return (text + "\n" + tail) if text else tail

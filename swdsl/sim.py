@@ -16,7 +16,7 @@ from pathlib import Path
 import attrs
 
 from swdsl.bots import play
-from swdsl.engine.errors import ContentError
+from swdsl.engine.errors import ContentError, engine_bug
 from swdsl.engine.invariants import violations
 from swdsl.engine.outcome import winner
 from swdsl.engine.replay import record
@@ -97,6 +97,8 @@ def run_one(job: Job, index: int) -> GameResult:
         n = play(game, seat_bots(job.bots, seed), watchers=watchers)
     except ContentError as err:
         n, error = len(game.actions), str(err)
+    except Exception as err:  # noqa: BLE001 - a bug stops its game, reported, never a traceback
+        n, error = len(game.actions), engine_bug(err, f"game {index} (seed {seed})")
     if narrator is not None:
         narrator.close(game, error)
     if job.save_dir:

@@ -16,3 +16,9 @@ class ContentError(Exception):
     def __init__(self, where: str, code: str, message: str, hint: str = ""):
         super().__init__(f"{where}: {code} {message}")
         self.where, self.code, self.message, self.hint = where, code, message, hint
+
+
+def engine_bug(err: Exception, during: str) -> str:
+    """The message for an exception the engine should never raise: it is a bug, and says what to report."""
+    return (f"SW599 internal error during {during}: {type(err).__name__}: {err} — this is a bug in swdsl, not in "
+            "the pack; please report it with the pack and this scenario or saved game")

@@ -50,11 +50,13 @@ def fire(game: Game, event: str, inst: RaceInst | None, **bindings) -> None:
                 continue
             if t.when is None or t.when(ctx):
                 _count(game, t)
+                game.cause = t.source
                 t.run(ctx)
         for other, t in listeners:
             octx = Ctx(game, other, bindings)
             if t.when is None or t.when(octx):
                 _count(game, t)
+                game.cause = t.source
                 t.run(octx)
     finally:
         turn.depth -= 1

@@ -52,7 +52,7 @@ PASS = Action("pass")
 
 def candidates(game: Game, inst: RaceInst) -> list[int]:
     """Regions worth testing as conquest targets."""
-    if not inst.regions or modified(game, "conquest.reachable", inst):
+    if not inst.regions or modified(game, "conquest.reachable", inst) or modified(game, "region.adjacent", inst):
         return [r for r in range(len(game.board)) if r not in inst.regions]
     nb = game.board.neighbours
     front: set[int] = set()
@@ -192,6 +192,7 @@ def use_ability(game: Game, inst: RaceInst, key: str, choices: tuple) -> None:
         k = (user.id, ab.key, game.owner_of(choices[0])) if ab.per_owner else (user.id, ab.key)
         uses = _uses(game, ab.per)
         uses[k] = uses.get(k, 0) + 1
+    game.cause = ab.source
     ab.run(Ctx(game, user, {c.name: v for c, v in zip(ab.choose, choices)}))
 
 

@@ -16,23 +16,31 @@ from swdsl.engine.state import Game, RaceInst
 
 
 def gain(game: Game, seat: int | None, amount: int) -> None:
+    """The bank pays `seat` up to `amount` coins (never more than it holds)."""
     if seat is None or amount <= 0:
         return
     amount = min(amount, game.bank)
     game.bank -= amount
-    game.players[seat].coins += amount
+    move_coins(game, seat, amount)
 
 
 def pay(game: Game, seat: int | None, amount: int, to: int | None = None) -> None:
+    """`seat` pays up to `amount` coins (never more than it has) to the bank or to `to`."""
     if seat is None or amount <= 0:
         return
-    p = game.players[seat]
-    amount = min(amount, p.coins)
-    p.coins -= amount
+    amount = min(amount, game.players[seat].coins)
+    move_coins(game, seat, -amount)
     if to is None:
         game.bank += amount
     else:
-        game.players[to].coins += amount
+        move_coins(game, to, amount)
+
+
+def move_coins(game: Game, seat: int, delta: int) -> None:
+    """A player's coins change; the ledger says why (`game.cause`)."""
+    if delta:
+        game.players[seat].coins += delta
+        game.ledger.append((seat, delta, game.cause))
 
 
 # ---- races, tokens and markers -------------------------------------------------------

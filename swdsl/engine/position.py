@@ -42,6 +42,7 @@ class Position:
             raise PositionError(f"player {seat + 1} cannot hold {n} coins (the bank has {g.bank})")
         g.bank += g.players[seat].coins - n
         g.players[seat].coins = n
+        g.ledger.clear()  # a position's coins are where its history starts
 
     def race(self, name: str, player: int | None = None, power: str | None = None, *, declined: bool = False,
              regions: dict[int, int] | None = None, hand: int = 0, turns: int = 2,
@@ -88,12 +89,14 @@ class Position:
             raise PositionError(f"{inst.race.name} has {left} tokens left in the box, not {n}")
 
     def marker(self, region: int, name: str) -> None:
-        """A marker from its pool in `region`; it belongs to the player's race holding the region, if any."""
+        """A marker from its pool in `region`. It belongs to the player's race holding the region, as
+        if that race had placed it — unless the setup places such pieces: those belong to nobody (R84)."""
         g = self.game
         if name not in g.ruleset.markers:
             raise PositionError(f"unknown marker '{name}'")
         holder = g.occupant[region]
-        if not pieces.place_marker(g, name, region, holder if holder and holder.player is not None else None):
+        nobodys = holder is None or holder.player is None or name in {pl.marker for pl in g.setup.placements}
+        if not pieces.place_marker(g, name, region, None if nobodys else holder):
             raise PositionError(f"no {name} left in the box")
 
     def market(self, combos: list[tuple[str, str]]) -> None:

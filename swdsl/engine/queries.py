@@ -14,7 +14,7 @@ from swdsl.engine.entries import Attribute, Ctx, Function, Param, RegionSet, Sta
 from swdsl.engine.legal import can_target, conquerable
 from swdsl.engine.pieces import offered_powers
 from swdsl.engine.state import Game, RaceInst
-from swdsl.engine.stats import conquest_cost, is_immune
+from swdsl.engine.stats import adjacent, conquest_cost, is_immune, modified, neighbours
 
 
 def as_regions(v: Any) -> Iterable[int]:
@@ -46,10 +46,15 @@ def player_has_marker(game: Game, seat: int | None, name: str) -> bool:
     return seat is not None and any(n == name for n, _ in game.players[seat].markers)
 
 
-def borders(game: Game, subject: Any, other: Any) -> bool:
-    """A region (or some region of a set) borders a region or a set of regions."""
+def borders(ctx: Ctx, subject: Any, other: Any) -> bool:
+    """A region (or some region of a set) is adjacent, for the race asking, to a region or a set of regions."""
     if subject is None or other is None:
         return False
+    game, me = ctx.game, ctx.me
+    if me is not None and modified(game, "region.adjacent", me):
+        others = (other,) if isinstance(other, int) else tuple(other)
+        subjects = (subject,) if isinstance(subject, int) else tuple(subject)
+        return any(adjacent(game, me, a, b) for a in subjects for b in others if a != b)
     nb = game.board.neighbours
 
     def one(r: int) -> bool:
@@ -61,40 +66,40 @@ def borders(game: Game, subject: Any, other: Any) -> bool:
     return one(subject) if isinstance(subject, int) else any(one(x) for x in subject)
 
 
-def count_groups(game: Game, regions: Iterable[int]) -> int:
-    """How many separate groups `regions` form, joined by borders among them."""
+def count_groups(ctx: Ctx, regions: Iterable[int]) -> int:
+    """How many separate groups `regions` form, joined by adjacency among them."""
     left = set(regions)
     n = 0
     while left:
         n += 1
         stack = [left.pop()]
         while stack:
-            for y in game.board.neighbours[stack.pop()]:
+            for y in neighbours(ctx.game, ctx.me, stack.pop()):
                 if y in left:
                     left.discard(y)
                     stack.append(y)
     return n
 
 
-def reach(game: Game, start: Iterable[int], through: Iterable[int]) -> list[int]:
-    """`start` and every region of `through` joined to it by a chain of borders through `through`."""
+def reach(ctx: Ctx, start: Iterable[int], through: Iterable[int]) -> list[int]:
+    """`start` and every region of `through` joined to it by a chain of adjacent regions of `through`."""
     inside = set(through)
     seen = set(start)
     stack = list(seen)
     while stack:
-        for y in game.board.neighbours[stack.pop()]:
+        for y in neighbours(ctx.game, ctx.me, stack.pop()):
             if y in inside and y not in seen:
                 seen.add(y)
                 stack.append(y)
     return sorted(seen)
 
 
-def group(game: Game, r: int) -> list[int]:
+def group(ctx: Ctx, r: int) -> list[int]:
     """`r` and the regions joined to it through regions of the same race."""
-    inst = game.occupant[r]
+    inst = ctx.game.occupant[r]
     if inst is None:
         return [r]
-    return reach(game, [r], inst.regions)
+    return reach(ctx, [r], inst.regions)
 
 
 def marker_region(ctx: Ctx, name: str) -> int | None:
@@ -126,13 +131,13 @@ ATTRIBUTES = {(a.name, a.subject): a for a in [
     Attribute("owner", "region", "player", "the player whose race holds the region (none if neutral or empty)",
               _owner),
     Attribute("occupant", "region", "race", "the race holding the region", lambda ctx, r: ctx.game.occupant[r]),
-    Attribute("neighbours", "region", "regions", "the regions bordering it",
-              lambda ctx, r: sorted(ctx.game.board.neighbours[r])),
+    Attribute("neighbours", "region", "regions", "the regions adjacent to it (for the race asking: region.adjacent)",
+              lambda ctx, r: sorted(neighbours(ctx.game, ctx.me, r))),
     Attribute("area", "region", "int", "the number of the map area (island, board part) it lies in",
               lambda ctx, r: ctx.game.board.regions[r].area),
     Attribute("group", "region", "regions",
-              "the region and every region joined to it by borders through regions of the same race",
-              lambda ctx, r: group(ctx.game, r)),
+              "the region and every region joined to it by adjacency through regions of the same race",
+              lambda ctx, r: group(ctx, r)),
     Attribute("cost", "region", "int", "what conquering the region would cost this race now (conquest.cost)",
               lambda ctx, r: conquest_cost(ctx.game, ctx.me, r) if r is not None and ctx.me is not None else 0),
     Attribute("hand", "race", "int", "the race's tokens in hand", lambda ctx, i: i.hand if i else 0),
@@ -274,11 +279,11 @@ FUNCTIONS = {f.name: f for f in [
     Function("max", (_INT,), "int", "`max(a, b, …)`: the largest number",
              lambda ctx, *xs: max(x or 0 for x in xs), "max(1, cost of target - die)", variadic=True),
     Function("groups", (_REGIONS,), "int", "`groups(REGIONS)`: how many separate groups the regions form "
-             "(joined by borders)", lambda ctx, rs: count_groups(ctx.game, as_regions(rs)), "groups(my regions)"),
+             "(joined by adjacency)", lambda ctx, rs: count_groups(ctx, as_regions(rs)), "groups(my regions)"),
     Function("reach", (Param("from", "regions"), Param("through", "regions")), "regions",
              "`reach(FROM, THROUGH)`: the regions FROM and every region of THROUGH joined to them by a chain of "
-             "borders through THROUGH",
-             lambda ctx, a, b: reach(ctx.game, as_regions(a), as_regions(b)),
+             "adjacent regions of THROUGH",
+             lambda ctx, a, b: reach(ctx, as_regions(a), as_regions(b)),
              "reach(my regions, regions where terrain is river)"),
 ]}
 

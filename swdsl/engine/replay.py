@@ -64,11 +64,30 @@ def record(game: Game, packs: list[str]) -> dict:
             "actions": [list(a) for a in game.actions], "checksum": checksum(game)}
 
 
-def replay(ruleset: Ruleset, rec: dict) -> Game:
-    """Replay a record; raises IllegalAction (or KeyError/TypeError on a
-    malformed record) — the CLI turns those into diagnostics."""
-    game = new_game(ruleset, int(rec["players"]), int(rec["seed"]))
-    for raw in rec["actions"]:
+def actions_of(rec: dict) -> list[Action]:
+    """The recorded actions, checked for shape: [kind, a, b] with a a number, a
+    name or null and b a list of numbers and names. Raises ValueError naming
+    the first malformed one."""
+    out = []
+    for i, raw in enumerate(rec.get("actions", ())):
+        if not isinstance(raw, list) or not 1 <= len(raw) <= 3 or not isinstance(raw[0], str):
+            raise ValueError(f"action {i + 1} is not a [kind, a, b] list")
+        a = raw[1] if len(raw) > 1 else None
         b = raw[2] if len(raw) > 2 else None
-        apply(game, Action(raw[0], raw[1] if len(raw) > 1 else None, tuple(b) if isinstance(b, list) else b))
+        if not (a is None or isinstance(a, (int, str)) and not isinstance(a, bool)):
+            raise ValueError(f"action {i + 1} has an argument that is not a number or a name")
+        if not (b is None or isinstance(b, (list, tuple)) and all(isinstance(x, (int, str)) and not isinstance(x, bool)
+                                                       for x in b)):
+            raise ValueError(f"action {i + 1} has choices that are not numbers or names")
+        out.append(Action(raw[0], a, tuple(b) if b is not None else None))
+    return out
+
+
+def replay(ruleset: Ruleset, rec: dict) -> Game:
+    """Replay a record through `apply` (each action checked for legality);
+    raises ValueError on a malformed record, IllegalAction, or ContentError."""
+    actions = actions_of(rec)
+    game = new_game(ruleset, int(rec["players"]), int(rec["seed"]))
+    for action in actions:
+        apply(game, action)
     return game

@@ -181,6 +181,9 @@ class Game:
     script: dict[str, list[Any]] = attrs.field(factory=dict)  # chance outcomes fixed in advance (chance.py)
     actions: list[tuple] = attrs.field(factory=list)
     turn: TurnState = attrs.field(factory=TurnState)
+    # the game's history of coins: (seat, change, why), `cause` naming what moves them now
+    ledger: list[tuple[int, int, str]] = attrs.field(factory=list)
+    cause: str = "setup"
 
     @property
     def over(self) -> bool:
@@ -246,4 +249,5 @@ class Game:
                     {n: same(i) for n, i in self.neutrals.items()}, self.next_id, self.round, self.current,  # type: ignore[misc]
                     dict(self.uses), {r: list(v) for r, v in self.bound_powers.items()}, dict(self.worn),
                     dict(self.vars),
-                    {k: list(v) for k, v in self.script.items()}, list(self.actions), turn)
+                    {k: list(v) for k, v in self.script.items()}, list(self.actions), turn, list(self.ledger),
+                    self.cause)

@@ -67,10 +67,16 @@ STATS = {s.name: s for s in [
          "sum of the `defense` of the markers in the region", "defender", _defense_base, _AGAINST),
     Stat("travel.cost", "extra cost of reaching `target` (added to conquest.cost)", "int", "0", "attacker",
          _const(0), _TARGET, favours="less"),
-    Stat("conquest.reachable", "whether `target` may be attacked from where the race stands", "bool",
-         "`target` borders a region of the race", "attacker",
-         lambda game, inst, b: bool(inst and not game.board.neighbours[b["target"]].isdisjoint(inst.regions)),
+    Stat("conquest.reachable", "whether `target` may be attacked from where the race stands (reach: a rule "
+         "may extend it without making regions adjacent)", "bool",
+         "`target` is adjacent to a region of the race (region.adjacent)",
+         "attacker", lambda game, inst, b: bool(inst and adjacent_to_any(game, inst, b["target"], inst.regions)),
          _TARGET, favours="true"),
+    Stat("region.adjacent", "whether `target` and `other` count as adjacent for this race: declared adjacency, "
+         "which every rule of the race asking about borders sees (`borders`, `neighbours`, `group`, `groups()`, "
+         "`reach()`, what it may attack)", "bool", "they share a border on the map", "race",
+         lambda game, inst, b: b["other"] in game.board.neighbours[b["target"]],
+         {"target": "region", "other": "region"}, favours="true"),
     Stat("conquest.entry", "whether `target` may be the race's first conquest (it holds no region yet)", "bool",
          "false: packs say where races enter", "attacker", _const(False), _TARGET, favours="true"),
     Stat("region.conquerable", "whether `target` may be conquered at all by this race", "bool", "true",
@@ -147,17 +153,18 @@ def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, A
             before = value
             v = m.value(ctx)
             value = value + v if m.op == "by" else value * v if m.op == "times" else v
-            if m.floor is not None:
-                value = max(value, m.floor(ctx))
-            if m.cap is not None:
-                value = min(value, m.cap(ctx))
+            bounded = ""
+            if m.floor is not None and value < (f := m.floor(ctx)):
+                value, bounded = f, f" (floor {f})"
+            if m.cap is not None and value > (c := m.cap(ctx)):
+                value, bounded = c, f" (cap {c})"
             if shield and m.origin != "rule" and favoured(before, value):  # type: ignore[misc]
                 value = before
                 if parts is not None:
                     parts.append((f"{m.source} (shielded)", "by", 0, before, before))
                 continue
             if parts is not None:
-                parts.append((m.source, m.op, v, before, value))
+                parts.append((m.source + bounded, m.op, v, before, value))
     if stat in _BOUNDED:
         return _bounded(STATS[stat], value, parts)
     return value
@@ -197,6 +204,28 @@ def value(game: Game, stat: str, inst: RaceInst | None, parts: list | None = Non
     if parts is not None:
         parts.append(("base", "set", base, base, base))
     return fold(game, stat, base, inst, b, parts)
+
+
+def adjacent(game: Game, inst: RaceInst | None, a: int, b: int) -> bool:
+    """Whether regions `a` and `b` are adjacent for `inst` (region.adjacent: the map's borders, plus
+    what its rules declare)."""
+    if inst is None or not modified(game, "region.adjacent", inst):
+        return b in game.board.neighbours[a]
+    return bool(value(game, "region.adjacent", inst, target=a, other=b))
+
+
+def adjacent_to_any(game: Game, inst: RaceInst, r: int, regions) -> bool:
+    """Whether `r` is adjacent, for `inst`, to one of `regions`."""
+    if not modified(game, "region.adjacent", inst):
+        return not game.board.neighbours[r].isdisjoint(regions)
+    return any(adjacent(game, inst, r, x) for x in regions if x != r)
+
+
+def neighbours(game: Game, inst: RaceInst | None, r: int) -> frozenset[int]:
+    """The regions adjacent to `r` for `inst`."""
+    if inst is None or not modified(game, "region.adjacent", inst):
+        return game.board.neighbours[r]
+    return frozenset(x for x in range(len(game.board)) if x != r and adjacent(game, inst, r, x))
 
 
 def shielded(game: Game, attacker: RaceInst | None, target: int | None) -> bool:

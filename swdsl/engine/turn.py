@@ -18,6 +18,7 @@ from swdsl.engine.pieces import (
     enter,
     gain,
     markers_leave_with,
+    move_coins,
     new_race,
     pay,
     refill_powers,
@@ -329,6 +330,7 @@ def score(game: Game, seat: int) -> None:
     """core-rules §9: 1 coin per region of every race of the player (the
     score.region stat), then turn.end bonuses."""
     total = 0
+    game.cause = "regions"
     races = player_races(game, seat)
     for inst in races:
         if modified(game, "score.region", inst):
@@ -360,13 +362,14 @@ def pick(game: Game, offer: int) -> None:
     m = game.market
     column, row, _, _ = game.visible_combos()[offer]
     coins = m.coins[column]
+    game.cause = "the market"
     if game.ruleset.market.payment == "bank":
         pay(game, seat, row)
     else:
         for i in range(row):
-            game.players[seat].coins -= 1
+            move_coins(game, seat, -1)
             coins[i] += 1
-    game.players[seat].coins += coins[row]
+    move_coins(game, seat, coins[row])
     del coins[row]
     coins.append(0)
     race = game.ruleset.races[m.columns[column].pop(row)]

@@ -14,6 +14,7 @@ import random
 from typing import cast
 
 from swdsl.engine.legal import Action, apply, held_abilities
+from swdsl.engine.replay import actions_of
 from swdsl.engine.ruleset import Ruleset
 from swdsl.engine.setup import new_game
 from swdsl.engine.state import Game, RaceInst
@@ -240,9 +241,7 @@ def narrate_record(ruleset: Ruleset, rec: dict) -> tuple[Game, str]:
     """Replay a saved game (each action checked for legality) and tell it."""
     game = new_game(ruleset, int(rec["players"]), int(rec["seed"]))
     narrator = Narrator(game)
-    for raw in rec["actions"]:
-        b = raw[2] if len(raw) > 2 else None
-        action = Action(raw[0], raw[1] if len(raw) > 1 else None, tuple(b) if isinstance(b, list) else b)
+    for action in actions_of(rec):
         narrator.before(game, action)
         apply(game, action)
         narrator.after(game, action)

@@ -7,8 +7,11 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
+import attrs
+
 from swdsl.engine import queries as Q
 from swdsl.engine.entries import Ctx, Variable
+from swdsl.engine.stats import modified
 from swdsl.engine.vocabulary import ATTRIBUTES, FUNCTIONS, LOG_STATES, SETS, STATES, VALUES
 from swdsl.lang import ast
 
@@ -120,7 +123,7 @@ class ExprCompiler:
             ctx.it = saved
             return out
         if isinstance(e.base, ast.RegionSet) and e.base.qual == "all" and self.static(e.cond):
-            return _per_board(filtered)
+            return _per_board(filtered, _adjacency(e.cond))
         return filtered
 
     def static(self, e, fixed: frozenset[str] = frozenset()) -> bool:
@@ -158,7 +161,9 @@ class ExprCompiler:
         """`e` compiled; if it depends only on the map and `target`, its value is
         kept per board and target (a modifier's `when terrain of target is sea`)."""
         fn = self.expr(e)
-        return _per_target(fn) if self.static(e, frozenset({"target"})) and not self.static(e) else fn
+        if self.static(e, frozenset({"target"})) and not self.static(e):
+            return _per_target(fn, _adjacency(e))
+        return fn
 
     def _test(self, e: ast.Test):
         subject = self.expr(e.subject) if e.subject is not None else (lambda ctx: ctx.it)
@@ -184,7 +189,7 @@ class ExprCompiler:
             test = lambda ctx: Q.has_tag(subject(ctx), name)  # noqa: E731
         elif kind == "borders":
             arg = self.expr(e.operand)
-            test = lambda ctx: Q.borders(ctx.game, subject(ctx), arg(ctx))  # noqa: E731
+            test = lambda ctx: Q.borders(ctx, subject(ctx), arg(ctx))  # noqa: E731
         elif kind == "player_marker":
             name = res[1]
             test = lambda ctx: Q.player_has_marker(ctx.game, subject(ctx), name)  # noqa: E731
@@ -222,9 +227,28 @@ def _looks_like(subject, names: frozenset[str], region: bool):
 _MISSING = object()
 
 
-def _per_target(fn):
+def _adjacency(e) -> bool:
+    """Whether `e` asks about adjacency (`borders`, `neighbours of`): its value is then map-only
+    only for races that declare no adjacency of their own (region.adjacent)."""
+    stack = [e]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Test) and n.kind == "borders" or isinstance(n, ast.Attr) and n.name == "neighbours":
+            return True
+        stack.extend(x for f in attrs.fields(type(n)) for v in [getattr(n, f.name)]
+                     for x in (v if isinstance(v, tuple) else (v,)) if attrs.has(type(x)))
+    return False
+
+
+def _declares_adjacency(ctx: Ctx) -> bool:
+    return ctx.me is not None and modified(ctx.game, "region.adjacent", ctx.me)
+
+
+def _per_target(fn, adjacency: bool):
     """Memoise a value that depends only on the map and `target`, per board and target."""
     def cached(ctx):
+        if adjacency and _declares_adjacency(ctx):
+            return fn(ctx)
         memo = ctx.game.board.memo
         key = (cached, ctx.b.get("target"))
         got = memo.get(key, _MISSING)
@@ -234,9 +258,11 @@ def _per_target(fn):
     return cached
 
 
-def _per_board(fn):
+def _per_board(fn, adjacency: bool):
     """Memoise a map-only selection in the board it was computed on."""
     def cached(ctx):
+        if adjacency and _declares_adjacency(ctx):
+            return frozenset(fn(ctx))
         memo = ctx.game.board.memo
         got = memo.get(cached)
         if got is None:

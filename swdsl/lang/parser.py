@@ -19,11 +19,12 @@ from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from swdsl.diagnostics import Diagnostic, Span, did_you_mean
+from swdsl.files import MAX_RULES_BYTES
 from swdsl.lang import ast
 from swdsl.lang.transform import ToAst, span_of
 from swdsl.resources import grammar_file
 
-MAX_FILE_BYTES = 256 * 1024
+MAX_FILE_BYTES = MAX_RULES_BYTES
 MAX_NESTING = 24
 MAX_TREE_DEPTH = 128  # syntax-tree levels: keeps the checker and compiler far from Python's recursion limit
 
@@ -147,7 +148,7 @@ def _chunks(text: str) -> list[tuple[int, str]]:
         starts.insert(0, 0)
     chunks = []
     for a, b in zip(starts, starts[1:] + [len(lines)]):
-        chunks.append((a, "\n" * a + "\n".join(lines[a:b]) + "\n"))
+        chunks.append((a, "\n".join(lines[a:b]) + "\n"))
     return chunks
 
 
@@ -220,7 +221,10 @@ def _open_bracket(source: str, line: int, col: int) -> tuple[str, int, int] | No
     return stack[-1] if stack else None
 
 
-def _syntax_diagnostic(path: str, err: Exception, source: str = "") -> Diagnostic:
+def _syntax_diagnostic(path: str, err: Exception, source: str = "", offset: int = 0) -> Diagnostic:
+    """The diagnostic of a syntax error in `source`, a declaration's text that
+    starts `offset` lines into the file (the caller moves the span; hints that
+    name lines name the file's)."""
     if isinstance(err, _TooDeep):
         tok = err.token
         return Diagnostic(path, span_of(tok), "SW004", f"brackets nested deeper than {MAX_NESTING} levels",
@@ -232,7 +236,7 @@ def _syntax_diagnostic(path: str, err: Exception, source: str = "") -> Diagnosti
         if closer == "}":
             hint += " at the end of the block"
             if len(err.braces) > 1:
-                hint += f"; {len(err.braces)} blocks are open, the outermost from line {err.braces[0].line}"
+                hint += f"; {len(err.braces)} blocks are open, the outermost from line {err.braces[0].line + offset}"
         return Diagnostic(path, span_of(tok), "SW003", f"'{tok}' is never closed", hint)
     if isinstance(err, UnexpectedCharacters):
         ch = err.char if hasattr(err, "char") else "?"
@@ -262,7 +266,7 @@ def _syntax_diagnostic(path: str, err: Exception, source: str = "") -> Diagnosti
             opened = _open_bracket(source, tok.line, tok.column)
             starts_line = not source.split("\n")[tok.line - 1][: tok.column - 1].strip()
             if opened is not None and (tok.type == "RBRACE" or (opened[1] < tok.line and starts_line)):
-                hint = f"the '{opened[0]}' on line {opened[1]} is not closed: add '{_CLOSER[opened[0]]}'"
+                hint = f"the '{opened[0]}' on line {opened[1] + offset} is not closed: add '{_CLOSER[opened[0]]}'"
         if not hint and str(tok) == "=" and "CMP" in expected:
             hint = "compare with '=='"
         if not hint and expected == {"_NL"}:
@@ -306,9 +310,10 @@ def parse_source(text: str, path: str) -> tuple[list[ast.Decl], list[Diagnostic]
     decls: list[ast.Decl] = []
     diags: list[Diagnostic] = []
     parser = lark_parser()
-    for _, chunk in _chunks(text):
+    for offset, chunk in _chunks(text):
         if not chunk.strip():
             continue
+        found: list[Diagnostic] = []
         line = _first_line(chunk)
         too_deep = Diagnostic(path, Span(line, 1, line, 2), "SW004", "expression too long or nested too deeply",
                               "split it into variables or simpler conditions")
@@ -317,24 +322,33 @@ def parse_source(text: str, path: str) -> tuple[list[ast.Decl], list[Diagnostic]
             deep = _too_deep(tree)
             if deep is not None:
                 span = span_of(deep if isinstance(deep, Token) else deep.meta)
-                diags.append(attrs.evolve(too_deep, span=span) if span != Span() else too_deep)
-                continue
-            decls.extend(ToAst(path).transform(tree))
+                found.append(attrs.evolve(too_deep, span=span) if span != Span() else too_deep)
+            else:
+                decls.extend(ToAst(path, offset).transform(tree))
         except (UnexpectedInput, _TooDeep, _Unclosed) as err:
-            diags.append(_syntax_diagnostic(path, err, chunk))
-            diags.extend(_more_syntax_errors(parser, path, chunk, err))
+            found.append(_syntax_diagnostic(path, err, chunk, offset))
+            found.extend(_more_syntax_errors(parser, path, chunk, err, offset))
         except LarkError as err:  # the transformer wraps errors in VisitError
             inner = getattr(err, "orig_exc", err)
-            diags.append(too_deep if isinstance(inner, RecursionError) else _syntax_diagnostic(path, inner, chunk))
+            found.append(too_deep if isinstance(inner, RecursionError) else _syntax_diagnostic(path, inner, chunk, offset))
         except RecursionError:
-            diags.append(too_deep)
+            found.append(too_deep)
+        diags.extend(_shifted(d, offset) for d in found)
     return decls, diags
+
+
+def _shifted(d: Diagnostic, lines: int) -> Diagnostic:
+    """A diagnostic found in a declaration's text, placed in its file."""
+    sp = d.span
+    if not lines or sp == Span():
+        return d
+    return attrs.evolve(d, span=Span(sp.line + lines, sp.col, sp.end_line + lines if sp.end_line else 0, sp.end_col))
 
 
 MAX_SYNTAX_ERRORS = 20  # per declaration
 
 
-def _more_syntax_errors(parser: Lark, path: str, chunk: str, err: Exception) -> list[Diagnostic]:
+def _more_syntax_errors(parser: Lark, path: str, chunk: str, err: Exception, offset: int) -> list[Diagnostic]:
     """The syntax errors after the first in one declaration: blank the faulty
     item (a whole block if the line opens one) and parse again, while each
     error lies further down than the one before."""
@@ -352,7 +366,7 @@ def _more_syntax_errors(parser: Lark, path: str, chunk: str, err: Exception) -> 
             if getattr(again, "line", -1) <= line:
                 break
             err = again
-            out.append(_syntax_diagnostic(path, again, chunk))
+            out.append(_syntax_diagnostic(path, again, chunk, offset))
         except (LarkError, RecursionError):
             break
     return out

@@ -26,9 +26,16 @@ def span_of(meta_or_tok) -> Span:
 class ToAst(Transformer):
     """Lark tree → ast nodes."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, line_offset: int = 0):
         super().__init__()
         self.path = path
+        self.offset = line_offset  # the parsed text starts this many lines into the file
+
+    def _span(self, meta_or_tok) -> Span:
+        sp = span_of(meta_or_tok)
+        if not self.offset or sp == Span():
+            return sp
+        return Span(sp.line + self.offset, sp.col, sp.end_line + self.offset if sp.end_line else 0, sp.end_col)
 
     # declarations
     def start(self, meta, decls):
@@ -36,17 +43,17 @@ class ToAst(Transformer):
 
     def decl(self, meta, children):
         kind, (name, name_span), *items = children
-        return ast.Decl(kind=str(kind), name=name, name_span=name_span, items=tuple(items), path=self.path, span=span_of(meta))
+        return ast.Decl(kind=str(kind), name=name, name_span=name_span, items=tuple(items), path=self.path, span=self._span(meta))
 
     def name(self, meta, children):
         tok = children[0]
         text = str(tok)
         if tok.type == "STRING":
             text = text[1:-1]
-        return text, span_of(tok)
+        return text, self._span(tok)
 
     def doc(self, meta, children):
-        return ast.Doc(text=str(children[0])[1:-1], span=span_of(meta))
+        return ast.Doc(text=str(children[0])[1:-1], span=self._span(meta))
 
     def prop(self, meta, children):
         args = []
@@ -59,20 +66,20 @@ class ToAst(Transformer):
                 args.append(str(c)[1:-1])
             else:
                 args.append(str(c))
-        return ast.Prop(name=str(children[0]), args=tuple(args), span=span_of(meta))
+        return ast.Prop(name=str(children[0]), args=tuple(args), span=self._span(meta))
 
     def signed_int(self, meta, children):
         return -int(children[0])
 
     def dotted(self, meta, children):
-        return ast.Name(text=".".join(str(c) for c in children), span=span_of(meta))
+        return ast.Name(text=".".join(str(c) for c in children), span=self._span(meta))
 
     def modifier(self, meta, children):
         stat, op, value, *rest = children
         opts = {k: v for k, v in rest}
         return ast.Modifier(
             stat=stat, op=op, value=value, when=opts.get("when"), floor=opts.get("floor"),
-            cap=opts.get("cap"), scope=opts.get("scope"), span=span_of(meta),
+            cap=opts.get("cap"), scope=opts.get("scope"), span=self._span(meta),
         )
 
     def mod_by(self, meta, _):
@@ -94,20 +101,20 @@ class ToAst(Transformer):
         return ("cap", c[0])
 
     def scope_while(self, meta, c):
-        return ("scope", ast.Scope(kind=str(c[0]), span=span_of(meta)))
+        return ("scope", ast.Scope(kind=str(c[0]), span=self._span(meta)))
 
     def scope_always(self, meta, c):
-        return ("scope", ast.Scope(kind="always", span=span_of(meta)))
+        return ("scope", ast.Scope(kind="always", span=self._span(meta)))
 
     def trigger(self, meta, children):
         event, *rest = children
         effects = rest.pop()
         opts = dict(rest)
         return ast.Trigger(event=event, audience=opts.get("audience"), when=opts.get("when"), scope=opts.get("scope"),
-                           effects=_effect_tuple(effects), span=span_of(meta))
+                           effects=_effect_tuple(effects), span=self._span(meta))
 
     def audience(self, meta, c):
-        return ("audience", ast.Name(text=str(c[0]), span=span_of(c[0])))
+        return ("audience", ast.Name(text=str(c[0]), span=self._span(c[0])))
 
     def effects(self, meta, children):
         return tuple(children)
@@ -121,25 +128,25 @@ class ToAst(Transformer):
             else:
                 steps.append(c)
         return ast.Ability(name=str(name), limit=opts.get("limit"), phase=opts.get("phase"), when=opts.get("when"),
-                           scope=opts.get("scope"), steps=tuple(steps), span=span_of(meta))
+                           scope=opts.get("scope"), steps=tuple(steps), span=self._span(meta))
 
     def limit(self, meta, children):
         count = 1
         rest = list(children)
         if isinstance(rest[0], Token) and rest[0].type == "INT":
             count = int(rest.pop(0))
-        per = ast.Name(text=str(rest[0]), span=span_of(rest[0]))
+        per = ast.Name(text=str(rest[0]), span=self._span(rest[0]))
         key = rest[1] if len(rest) > 1 else None
-        return ("limit", ast.Limit(count=count, per=per, key=key, span=span_of(meta)))
+        return ("limit", ast.Limit(count=count, per=per, key=key, span=self._span(meta)))
 
     def per_key(self, meta, c):
-        return ast.Name(text=str(c[0]), span=span_of(c[0]))
+        return ast.Name(text=str(c[0]), span=self._span(c[0]))
 
     def phase(self, meta, c):
-        return ("phase", ast.Name(text=str(c[0]), span=span_of(c[0])))
+        return ("phase", ast.Name(text=str(c[0]), span=self._span(c[0])))
 
     def choose(self, meta, c):
-        return ast.Choose(name=str(c[0]), selection=c[1], span=span_of(meta))
+        return ast.Choose(name=str(c[0]), selection=c[1], span=self._span(meta))
 
     def var_decl(self, meta, children):
         init, reset = 0, None
@@ -148,7 +155,7 @@ class ToAst(Transformer):
                 init = c[1]
             else:
                 reset = c[1]
-        return ast.VarDecl(name=str(children[0]), init=init, reset=reset, span=span_of(meta))
+        return ast.VarDecl(name=str(children[0]), init=init, reset=reset, span=self._span(meta))
 
     def var_init(self, meta, c):
         v = c[0]
@@ -157,7 +164,7 @@ class ToAst(Transformer):
         return ("init", int(v) if v.type == "INT" else str(v))
 
     def var_reset(self, meta, c):
-        return ("reset", ast.Name(text=str(c[0]), span=span_of(c[0])))
+        return ("reset", ast.Name(text=str(c[0]), span=self._span(c[0])))
 
     # effects: every alternative of `effect` is named after its entry; its parts are the entry's arguments
     def __default__(self, data, children, meta):
@@ -171,10 +178,10 @@ class ToAst(Transformer):
             elif param.kind == FLAG:
                 child = bool(child)
             args.append(child)
-        return ast.Effect(kind=entry.name, span=span_of(meta), args=tuple(args))
+        return ast.Effect(kind=entry.name, span=self._span(meta), args=tuple(args))
 
     def word(self, meta, c):
-        return ast.Name(text=str(c[0]), span=span_of(c[0]))
+        return ast.Name(text=str(c[0]), span=self._span(c[0]))
 
     def for_each(self, meta, c):
         return c[0]
@@ -190,77 +197,77 @@ class ToAst(Transformer):
 
     # expressions
     def int_(self, meta, c):
-        return ast.Int(value=int(c[0]), span=span_of(meta))
+        return ast.Int(value=int(c[0]), span=self._span(meta))
 
     def ref(self, meta, c):
-        return ast.Ref(name=str(c[0]), span=span_of(meta))
+        return ast.Ref(name=str(c[0]), span=self._span(meta))
 
     def region_set(self, meta, c):
-        return ast.RegionSet(qual=str(c[0]), span=span_of(meta))
+        return ast.RegionSet(qual=str(c[0]), span=self._span(meta))
 
     def all_regions(self, meta, c):
-        return ast.RegionSet(qual="all", span=span_of(meta))
+        return ast.RegionSet(qual="all", span=self._span(meta))
 
     def regions_of(self, meta, c):  # `regions` is a keyword, so the attribute needs its own rule
-        return ast.Attr(name="regions", subject=c[-1], span=span_of(meta))
+        return ast.Attr(name="regions", subject=c[-1], span=self._span(meta))
 
     def count(self, meta, c):
-        return ast.Count(of=c[0], span=span_of(meta))
+        return ast.Count(of=c[0], span=self._span(meta))
 
     def attr(self, meta, c):
-        return ast.Attr(name=str(c[0]), subject=c[1], span=span_of(meta))
+        return ast.Attr(name=str(c[0]), subject=c[1], span=self._span(meta))
 
     def call(self, meta, c):
-        return ast.Call(func=str(c[0]), args=tuple(c[1:]), span=span_of(meta))
+        return ast.Call(func=str(c[0]), args=tuple(c[1:]), span=self._span(meta))
 
     def neg(self, meta, c):
         if isinstance(c[0], ast.Int):
-            return ast.Int(value=-c[0].value, span=span_of(meta))
-        return ast.Neg(value=c[0], span=span_of(meta))
+            return ast.Int(value=-c[0].value, span=self._span(meta))
+        return ast.Neg(value=c[0], span=self._span(meta))
 
     def arith(self, meta, c):
-        return ast.Arith(op=str(c[1]), left=c[0], right=c[2], span=span_of(meta))
+        return ast.Arith(op=str(c[1]), left=c[0], right=c[2], span=self._span(meta))
 
     def or_(self, meta, c):
-        return ast.BoolOp(op="or", left=c[0], right=c[1], span=span_of(meta))
+        return ast.BoolOp(op="or", left=c[0], right=c[1], span=self._span(meta))
 
     def and_(self, meta, c):
-        return ast.BoolOp(op="and", left=c[0], right=c[1], span=span_of(meta))
+        return ast.BoolOp(op="and", left=c[0], right=c[1], span=self._span(meta))
 
     def not_(self, meta, c):
-        return ast.Not(value=c[0], span=span_of(meta))
+        return ast.Not(value=c[0], span=self._span(meta))
 
     def filtered(self, meta, c):
         name = str(c[1]) if len(c) == 3 else None
-        return ast.Filtered(base=c[0], cond=c[-1], span=span_of(meta), name=name)
+        return ast.Filtered(base=c[0], cond=c[-1], span=self._span(meta), name=name)
 
     def is_(self, meta, c):
         negate = any(isinstance(x, Token) and x.type == "NOT" for x in c)
         c = [x for x in c if not (isinstance(x, Token) and x.type == "NOT")]
         subject, arg = (c[0], c[1]) if len(c) == 2 else (None, c[0])
-        return ast.Test(kind="is_not" if negate else "is", subject=subject, arg=arg, names=(), span=span_of(meta))
+        return ast.Test(kind="is_not" if negate else "is", subject=subject, arg=arg, names=(), span=self._span(meta))
 
     def in_(self, meta, c):
         subject = c[0] if len(c) == 2 else None
-        return ast.Test(kind="in", subject=subject, arg=None, names=tuple(c[-1]), span=span_of(meta))
+        return ast.Test(kind="in", subject=subject, arg=None, names=tuple(c[-1]), span=self._span(meta))
 
     def names(self, meta, c):
         return [str(x) for x in c]
 
     def has(self, meta, c):
         subject = c[0] if len(c) == 2 else None
-        return ast.Test(kind="has", subject=subject, arg=None, names=(str(c[-1]),), span=span_of(meta))
+        return ast.Test(kind="has", subject=subject, arg=None, names=(str(c[-1]),), span=self._span(meta))
 
     def was(self, meta, c):
         subject = c[0] if len(c) == 2 else None
-        return ast.Test(kind="was", subject=subject, arg=None, names=(str(c[-1]),), span=span_of(meta))
+        return ast.Test(kind="was", subject=subject, arg=None, names=(str(c[-1]),), span=self._span(meta))
 
     def borders(self, meta, c):
         subject, arg = (c[0], c[1]) if len(c) == 2 else (None, c[0])
-        return ast.Test(kind="borders", subject=subject, arg=arg, names=(), span=span_of(meta))
+        return ast.Test(kind="borders", subject=subject, arg=arg, names=(), span=self._span(meta))
 
     def compare(self, meta, c):
-        return ast.Compare(op=str(c[1]), left=c[0], right=c[2], span=span_of(meta))
+        return ast.Compare(op=str(c[1]), left=c[0], right=c[2], span=self._span(meta))
 
 
 def _effect_tuple(x) -> tuple:

@@ -16,6 +16,7 @@ import attrs
 from swdsl.diagnostics import Diagnostic, PackError, Span, did_you_mean
 from swdsl.engine.ruleset import Budgets, Layout, Market, Placement, Ruleset, Setup
 from swdsl.engine.vocabulary import EFFECTS
+from swdsl.files import MAX_RULES_BYTES, MAX_YAML_BYTES, file_kind, inside, read_text, unreadable_folders
 from swdsl.lang import ast
 from swdsl.lang.checker import PackNames, check, unused_markers
 from swdsl.lang.compiler import compile_copies, compile_decls
@@ -26,6 +27,7 @@ from swdsl.resources import bundled_packs_dir
 
 LANGUAGE_VERSION = 1
 # bounds on what pack.yaml may ask for: beyond them a game could not be played in reasonable time or memory
+VOCABULARY_CODES = {"SW115", "SW116", "SW117"}  # unknown pool, terrain, symbol: pack.yaml declares them
 MAX_ROUNDS = 100
 MAX_VISIBLE = 64
 MAX_COINS = 1_000_000
@@ -77,6 +79,7 @@ class Manifest:
     rules: list[str] = attrs.field(factory=lambda: ["**/*.sw"])
     boards: dict[str, list[list[tuple[str, object]]]] = attrs.field(factory=dict)  # size -> boards -> (face path, node)
     budgets: dict[str, int] = attrs.field(factory=dict)
+    broken: bool = False  # pack.yaml could not be read: its vocabulary is unknown
 
 
 @attrs.define
@@ -93,56 +96,52 @@ class LoadedPack:
 def resolve_pack(ref: str) -> Path:
     """A pack folder from a path or the name of a bundled pack."""
     p = Path(ref)
-    if p.is_dir() or p.suffix or "/" in ref:
+    if file_kind(p) == "dir" or p.suffix or "/" in ref:
         return p
     return bundled_packs_dir() / ref
 
 
+def bundled_names() -> str:
+    return ", ".join(sorted(p.name for p in bundled_packs_dir().iterdir() if file_kind(p) == "dir"))
+
+
+def pack_file(m: Manifest, rel: str, node, rd: Reader, what: str) -> Path | None:
+    """A file pack.yaml names, which must lie inside the pack folder (links
+    followed): never a path that leaves it (SW236), and an existing file (SW234)."""
+    path = m.path / rel
+    if Path(rel).is_absolute() or ".." in Path(rel).parts or not inside(m.path, path):
+        rd.error(node, "SW236", f"{what} '{rel}' lies outside the pack folder",
+                 "paths in pack.yaml are relative to the pack folder and stay inside it")
+        return None
+    if file_kind(path) != "file":
+        rd.error(node, "SW234", f"{what} '{rel}' not found", "the path is relative to the pack folder")
+        return None
+    return path
+
+
 def _read(path: Path, diags: list[Diagnostic], sources: dict[str, str]) -> str | None:
-    try:
-        data = path.read_bytes()
-    except OSError as err:
-        diags.append(Diagnostic(str(path), Span(), "SW220", f"cannot read file: {err.strerror or err}",
-                                "check the path and permissions"))
-        return None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = data[: err.start].count(b"\n") + 1
-        col = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
-        diags.append(Diagnostic(str(path), Span(line, col, line, col + 1), "SW221",
-                                f"the file is not UTF-8 text (byte 0x{data[err.start]:02x})", "save it as UTF-8"))
-        return None
-    if "\x00" in text:
-        at = text.index("\x00")
-        line = text.count("\n", 0, at) + 1
-        col = at - (text.rfind("\n", 0, at) + 1) + 1
-        diags.append(Diagnostic(str(path), Span(line, col, line, col + 1), "SW221", "the file contains NUL bytes",
-                                "save it as plain text"))
-        return None
-    text = text.removeprefix("\ufeff")  # a byte-order mark some editors write
-    sources[str(path)] = text
+    limit = MAX_RULES_BYTES if path.suffix == ".sw" else MAX_YAML_BYTES
+    text = read_text(path, diags, limit)
+    if text is not None:
+        sources[str(path)] = text
     return text
 
 
 def read_manifest(folder: Path, diags: list[Diagnostic], sources: dict[str, str]) -> Manifest | None:
     path = folder / "pack.yaml"
-    if not folder.is_dir():
+    if file_kind(folder) != "dir":
         diags.append(Diagnostic(str(folder), Span(), "SW222", f"no pack at '{folder}'",
-                                "give a pack folder (with pack.yaml) or a bundled pack name: "
-                                + ", ".join(sorted(p.name for p in bundled_packs_dir().iterdir() if p.is_dir()))))
+                                "give a pack folder (with pack.yaml) or a bundled pack name: " + bundled_names()))
         return None
-    if not path.is_file():
+    if file_kind(path) != "file":
         diags.append(Diagnostic(str(path), Span(), "SW223", "the pack has no pack.yaml",
                                 "create pack.yaml with at least `name:` (see docs/packs/format.md)"))
         return None
     text = _read(path, diags, sources)
-    if text is None:
-        return None
     rd = Reader(str(path), diags)
-    root = rd.load(text)
-    if root is None:
-        return None
+    root = rd.load(text) if text is not None else None
+    if root is None:  # the rules files are still checked: a broken pack.yaml hides none of their errors
+        return Manifest(folder, name=folder.name, broken=True)
     top = rd.mapping(root, "pack.yaml")
     rd.unknown_keys(top, MANIFEST_KEYS, "pack.yaml")
     m = Manifest(folder)
@@ -290,15 +289,20 @@ def load_packs(refs: list[str]) -> LoadedPack:
     seen: set[Path] = set()
 
     def add(ref: str, via: Manifest | None = None, node=None) -> None:
-        folder = resolve_pack(ref).resolve() if via is None else (via.path.parent / ref).resolve()
-        if via is not None and not folder.is_dir():
-            folder = resolve_pack(ref).resolve()
-        if via is not None and not (folder / "pack.yaml").is_file():
-            Reader(str(via.path / "pack.yaml"), diags).error(
-                node, "SW222", f"required pack '{ref}' not found",
-                "give a folder next to this pack (with a pack.yaml) or a bundled pack name: "
-                + ", ".join(sorted(p.name for p in bundled_packs_dir().iterdir() if p.is_dir())))
-            return
+        if via is None:
+            folder = Path(os.path.realpath(resolve_pack(ref)))
+        else:  # a bundled pack's name, or a folder inside the requiring pack
+            rd = Reader(str(via.path / "pack.yaml"), diags)
+            inner = "/" in ref or "\\" in ref or ref.startswith(".")
+            if inner and (Path(ref).is_absolute() or not inside(via.path, via.path / ref)):
+                rd.error(node, "SW236", f"required pack '{ref}' lies outside the pack folder",
+                         "require a bundled pack by name, or a pack folder inside this one")
+                return
+            folder = Path(os.path.realpath(via.path / ref if inner else bundled_packs_dir() / ref))
+            if file_kind(folder / "pack.yaml") != "file":
+                rd.error(node, "SW222", f"required pack '{ref}' not found",
+                         "give a bundled pack name (" + bundled_names() + ") or a pack folder inside this one")
+                return
         if folder in seen:
             return
         seen.add(folder)
@@ -319,7 +323,7 @@ def load_packs(refs: list[str]) -> LoadedPack:
     _equivalences(manifests, names, diags)
     decls: list[ast.Decl] = []
     for m in manifests:
-        for path in _rule_files(m):
+        for path in _rule_files(m, diags):
             text = _read(path, diags, sources)
             if text is not None:
                 got, errs = parse_source(text, str(path))
@@ -354,7 +358,10 @@ def load_packs(refs: list[str]) -> LoadedPack:
         names.tags |= _tag_words(d)
     unique = list(by_name.values())
     checked = check(unique, names)
-    diags.extend(checked.diagnostics)
+    if any(m.broken for m in manifests):  # terrains, symbols and pools come from pack.yaml: not known now
+        diags.extend(d for d in checked.diagnostics if d.code not in VOCABULARY_CODES)
+    else:
+        diags.extend(checked.diagnostics)
     placed = {pl.marker for m in manifests for pl, _ in m.placements if pl.marker}
     placed |= {n for m in manifests for members in m.pools.values() for n, _ in members}
     diags.extend(unused_markers(unique, checked, placed))
@@ -408,7 +415,12 @@ def _shown(path: str) -> str:
     return rel if len(rel) < len(path) else path
 
 
-def _rule_files(m: Manifest) -> list[Path]:
+def _rule_files(m: Manifest, diags: list[Diagnostic]) -> list[Path]:
+    """The rules files the pack's globs match (never under tests/, never outside
+    the pack folder); folders that cannot be listed are reported, not skipped."""
+    for folder, reason in unreadable_folders(m.path):
+        diags.append(Diagnostic(folder, Span(), "SW220", f"cannot read folder: {reason}",
+                                "rules files in it would be missing; check its permissions"))
     files: set[Path] = set()
     for pattern in m.rules:
         try:
@@ -416,7 +428,7 @@ def _rule_files(m: Manifest) -> list[Path]:
         except (ValueError, NotImplementedError, OSError):
             continue  # a pattern glob cannot use matches nothing
         for p in found:
-            if p.is_file() and "tests" not in p.relative_to(m.path).parts:
+            if file_kind(p) == "file" and "tests" not in p.relative_to(m.path).parts and inside(m.path, p):
                 files.add(p)
     return sorted(files)
 
@@ -501,12 +513,8 @@ def _setups(manifests: list[Manifest], names: PackNames, diags: list[Diagnostic]
 def _map_file(m: Manifest, rel: str, node, rd: Reader, names: PackNames, diags: list[Diagnostic],
               sources: dict[str, str]):
     """A map file named in pack.yaml, loaded and checked (None if unusable)."""
-    path = m.path / rel
-    if Path(rel).is_absolute():
-        rd.error(node, "SW234", f"map path '{rel}' is absolute", "give the path relative to the pack folder")
-        return None
-    if not path.is_file():
-        rd.error(node, "SW234", f"map file '{rel}' not found", "the path is relative to the pack folder")
+    path = pack_file(m, rel, node, rd, "map file")
+    if path is None:
         return None
     text = _read(path, diags, sources)
     if text is None:

@@ -10,8 +10,38 @@ from __future__ import annotations
 import yaml
 
 from swdsl.diagnostics import Diagnostic, Span, did_you_mean
+from swdsl.packs.yamlwords import explain
 
 BOOL_WORDS = {"yes", "no", "on", "off", "y", "n", "true", "false"}
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml where installed: same nodes and marks, faster
+MAX_NODES = 200_000  # values in a file once its aliases are expanded
+
+
+def _expansion_problem(root) -> tuple[object, str, str] | None:
+    """A document whose aliases refer to themselves, or expand to more than
+    MAX_NODES values (an alias bomb), would make every reader loop or hang;
+    return (node, message, hint) for the first such problem."""
+    count = 0
+    stack: list[tuple[object, frozenset[int]]] = [(root, frozenset())]
+    while stack:
+        node, above = stack.pop()
+        count += 1
+        if count > MAX_NODES:
+            return root, f"the file expands to more than {MAX_NODES} values", \
+                "aliases (`*name`) repeat what an anchor (`&name`) names: use fewer, or write values out"
+        children = []
+        if isinstance(node, yaml.MappingNode):
+            children = [x for pair in node.value for x in pair]
+        elif isinstance(node, yaml.SequenceNode):
+            children = list(node.value)
+        if children:
+            inner = above | {id(node)}
+            for child in children:
+                if id(child) in inner:
+                    return child, "an alias refers to a value that contains it", \
+                        "an anchor (`&name`) cannot be used (`*name`) inside its own value"
+                stack.append((child, inner))
+    return None
 
 
 def span_of(node) -> Span:
@@ -33,13 +63,13 @@ class Reader:
 
     def load(self, text: str):
         try:
-            node = yaml.compose(text, Loader=yaml.SafeLoader)
+            node = yaml.compose(text, Loader=_LOADER)
         except yaml.YAMLError as err:
             mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
-            span = Span(mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2) if mark else Span()
             problem = getattr(err, "problem", None) or str(err).splitlines()[0]
-            self.diags.append(Diagnostic(self.path, span, "SW200", f"invalid YAML: {problem}",
-                                         "check indentation, colons and quotes on this line"))
+            line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+            span, message, hint = explain(text, line, col, problem)
+            self.diags.append(Diagnostic(self.path, span, "SW200", message, hint))
             return None
         except (ValueError, RecursionError) as err:
             self.diags.append(Diagnostic(self.path, Span(), "SW200", f"invalid YAML: {err}", ""))
@@ -47,6 +77,12 @@ class Reader:
         if node is None:
             self.diags.append(Diagnostic(self.path, Span(1, 1, 1, 2), "SW201", "the file is empty",
                                          "write the content as `key: value` lines"))
+            return None
+        problem = _expansion_problem(node)
+        if problem is not None:
+            at, message, hint = problem
+            self.diags.append(Diagnostic(self.path, span_of(at), "SW208", message, hint))
+            return None
         return node
 
     def mapping(self, node, what: str) -> dict[str, tuple]:
@@ -86,11 +122,11 @@ class Reader:
         n = self.scalar(node, what)
         if n is None:
             return None
-        if n.tag.endswith(":bool") and n.value.lower() in BOOL_WORDS and n.style is None:
+        if n.tag.endswith(":bool") and n.value.lower() in BOOL_WORDS and not n.style:
             self.error(n, "SW203", f"{what} '{n.value}' is read by YAML as a yes/no value",
                        f"quote it: \"{n.value}\"")
             return None
-        if n.tag.endswith(":float") and n.style is None:
+        if n.tag.endswith(":float") and not n.style:
             self.error(n, "SW204", f"{what} '{n.value}' is read by YAML as the number {_float(n.value)}",
                        f"quote it: \"{n.value}\"")
             return None

@@ -166,3 +166,29 @@ def test_check_a_folder_of_packs_checks_each(tmp_path):
     _broken_pack(tmp_path)
     r = run("check", str(tmp_path))
     assert r.exit_code == 1 and "SW101" in r.output and "SW223" not in r.output
+
+
+def test_ctrl_c_stops_test_at_once_with_a_partial_result(monkeypatch):
+    """A designer's first day: Ctrl-C stops `swdsl test`, prints what finished, exits 130."""
+    import swdsl.scenarios as scenarios
+
+    real, calls = scenarios.run_scenario, []
+
+    def interrupted(*args):
+        calls.append(1)
+        if len(calls) > 3:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(scenarios, "run_scenario", interrupted)
+    r = CliRunner().invoke(main, ["test", "classic"])
+    assert r.exit_code == 130
+    assert "classic: 3 passed, 0 failed" in r.output and "partial" in r.output
+
+
+def test_bare_swdsl_prints_help_and_dash_h_works():
+    r = CliRunner().invoke(main, [])
+    assert r.exit_code == 0 and "Usage:" in r.output and "SW" not in r.output
+    for args in (["-h"], ["check", "-h"], ["simulate", "-h"]):
+        r = CliRunner().invoke(main, args)
+        assert r.exit_code == 0 and "Usage:" in r.output, args

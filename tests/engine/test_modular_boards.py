@@ -85,4 +85,4 @@ scenarios:
     outcomes, diags = load_file(path, rs)
     assert not diags
     assert outcomes[0].failures == []
-    assert "no board face 'L9z'" in outcomes[1].failures[0].message
+    assert "SW405 unknown board face 'L9z'" in outcomes[1].failures[0].message

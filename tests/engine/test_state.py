@@ -128,7 +128,7 @@ COVERED = {
                  "troops": "race troops", "turn_tags": "race tags", "regions": "occupant"},
 }
 # what is not state: the game's definition (shared or replayed from), identity, and derived caches
-NOT_STATE = {"Game": {"ruleset", "setup", "board", "seed", "actions"},
+NOT_STATE = {"Game": {"ruleset", "setup", "board", "seed", "actions", "ledger", "cause"},
              "TurnState": set(),
              "RaceInst": {"id", "race", "power", "player", "mods", "triggers", "abilities", "fold_cache"}}
 

@@ -2,24 +2,32 @@
 (docs/architecture.md «The order of modifiers»; core-rules.md §5)."""
 
 from swdsl.engine.legal import Action, apply
-from swdsl.engine.setup import new_game
+from swdsl.engine.position import Position
 from swdsl.engine.stats import explain
-from swdsl.scenarios import build
 
 
-def _game(classic, race, power, regions, hand=6, markers=None):
-    given = {"players": 2, "empty_board": True,
-             "races": [{"player": 1, "race": race, "power": power, "hand": hand, "regions": regions}],
-             "markers": markers or {}}
-    return build("test", given, classic, 1)
+def _game(classic, race, power, regions, hand=6, markers=()):
+    pos = Position(classic, 2)
+    ids = classic.setups[2].board.by_id
+    pos.race(race, 0, power, regions={ids[r]: n for r, n in regions.items()}, hand=hand)
+    for region, name in markers:
+        pos.marker(ids[region], name)
+    return pos.start(0)
 
 
 def test_cost_explains_base_markers_race_power_and_floor(classic):
-    game = _game(classic, "Giants", "Commando", {"6": 1}, markers={"2": ["mountain"]})
+    game = _game(classic, "Giants", "Commando", {"6": 1}, markers=[("2", "mountain")])
     why = explain(game, "conquest.cost", game.acting, target=game.board.by_id["2"])
-    text = str(why)
     assert why.value == 1
-    assert text.startswith("conquest.cost 1 = base 2 +1 marker mountain -1 Giants -1 Commando")
+    assert str(why) == "conquest.cost 1 = base 2 +1 marker mountain -1 Giants -1 Commando"
+
+
+def test_a_floor_is_shown_when_it_binds(classic):
+    """classic.md §3.4 Commando and §2.5 Giants: 2 -1 -1 would leave 0; Commando's floor keeps 1."""
+    game = _game(classic, "Giants", "Commando", {"6": 1})
+    why = explain(game, "conquest.cost", game.acting, target=game.board.by_id["2"])
+    assert why.value == 1
+    assert str(why) == "conquest.cost 1 = base 2 -1 Giants -1 Commando (floor 1)"
 
 
 def test_set_modifier_of_a_power_overrides_an_edition_rule(classic):
@@ -31,10 +39,9 @@ def test_set_modifier_of_a_power_overrides_an_edition_rule(classic):
 
 
 def test_tokens_granted_is_banner_plus_badge_plus_modifiers(classic):
-    game = new_game(classic, 2, 0)
-    m = game.market
-    column = m.columns[0]
-    column.insert(0, column.pop(column.index("Amazons")))
+    pos = Position(classic, 2)
+    pos.market([("Amazons", "Alchemist")])
+    game = pos.start(0)
     apply(game, Action("pick", 0))
     inst = game.acting
     why = explain(game, "tokens.granted", inst)

@@ -115,15 +115,21 @@ def test_lone_carriage_returns(tmp_path: Path):
     assert "carriage return" in diags[0].hint
 
 
-def test_file_not_in_a_pack_and_missing_pack(tmp_path: Path):
+def test_file_not_in_a_pack(tmp_path: Path):
     lone = tmp_path / "lone.sw"
     lone.write_text("race A {\n}\n")
-    result = CliRunner().invoke(main, ["check", str(lone), str(tmp_path / "nowhere")])
+    result = CliRunner().invoke(main, ["check", str(lone)])
     assert result.exit_code == 1
-    out = result.output
-    assert re.search(r"lone\.sw:1:1: SW235 ", out), out
-    assert re.search(r"nowhere:1:1: SW222 ", out), out
-    assert "Traceback" not in out
+    assert re.search(r"lone\.sw:1:1: SW235 ", result.output), result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_missing_pack_is_a_usage_error(tmp_path: Path):
+    """A missing file or pack is a usage error: exit 2, the bundled packs named."""
+    result = CliRunner().invoke(main, ["check", str(tmp_path / "nowhere")])
+    assert result.exit_code == 2
+    assert "SW300 no such pack or file" in result.output and "classic" in result.output
+    assert "Traceback" not in result.output
 
 
 # ---- the real CLI ------------------------------------------------------------------
@@ -145,7 +151,7 @@ def test_cli_check_subprocess():
     for case in CLI_CASES:
         for e in _expected(case):
             assert (f"{case}/{e['file']}", e["line"], e["code"]) in found, (case, e, out)
-    assert re.search(r"\d+ files checked: \d+ error\(s\), \d+ warning\(s\)", out)
+    assert re.search(r"\d+ files of .* checked: \d+ error\(s\), \d+ warning\(s\)", out)
 
 
 @pytest.mark.parametrize("case", ["syntax-keyword-typo-modify", "map-duplicate-border", "pack-no-pack-yaml"])
@@ -181,7 +187,7 @@ def test_cli_replay_errors(tmp_path: Path):
     not_game.write_text("[1, 2]")
     latin = tmp_path / "latin.json"
     latin.write_bytes(b'{"x": "\xe9"}')
-    for path, code in ((bad_json, "SW311"), (not_game, "SW312"), (latin, "SW310")):
+    for path, code in ((bad_json, "SW311"), (not_game, "SW312"), (latin, "SW221")):
         result = runner.invoke(main, ["replay", str(path)])
         out = result.output
         assert result.exit_code == 1, out

@@ -1,0 +1,363 @@
+"""Scenarios checked like rules: every problem of a scenario file, at once, as
+`file:line:col: CODE message` with a hint and did-you-mean, before anything runs.
+
+Codes: SW403 a value of the wrong shape, SW404 an unknown key, SW405 an unknown
+name (race, power, marker, region, phase, pool, ability, face), SW406 a
+position that cannot exist (a region given twice, tokens beyond the supply, a
+die roll that is not a face…), SW407 (warning) an `expect:` written before
+`do:`, SW408 an action that cannot be read.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Iterable
+from typing import Any
+
+import yaml
+
+from swdsl.diagnostics import Diagnostic, Span, did_you_mean
+from swdsl.engine.ruleset import Ruleset
+from swdsl.packs.maps import load_map
+from swdsl.scenarios.document import Mapping, Sequence, span_in
+
+SCENARIO_KEYS = {"name", "rule", "given", "do", "expect"}
+GIVEN_KEYS = {"players", "map", "boards", "empty_board", "coins", "current", "round", "races", "markers", "dice",
+              "draws", "market", "market_coins", "phase"}
+EXPECT_KEYS = {"coins", "regions", "hand", "races", "cost", "legal", "illegal", "phase", "round", "current",
+               "tray", "winner", "market", "market_coins", "stack_bottom", "pools", "hidden", "players"}
+RACE_KEYS = {"player", "race", "power", "declined", "hand", "regions", "turns", "vars"}
+REGION_FIELDS = {"race", "tokens", "markers", "player", "declined"}
+RACE_FIELDS = {"hand", "declined", "regions", "power", "reserve", "pending"}  # and "var NAME"
+PHASES = ("conquer", "redeploy")
+EXPECTED_PHASES = ("pick", "conquer", "redeploy", "defend", "after", "over")
+ACTIONS = ("pick", "decline", "abandon", "conquer", "final", "ability", "end", "place", "gather", "pass")
+REGION_ACTIONS = ("conquer", "final", "abandon", "place", "gather")
+
+
+def inline_board(given: Mapping, ruleset: Ruleset, where: str):
+    """The board an inline `map:` describes (None with its problems if it is not a map)."""
+    text = yaml.safe_dump(_plain(given["map"]))
+    return load_map(text, where, ruleset.terrains, ruleset.symbols)
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {k: _plain(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_plain(x) for x in v]
+    return v
+
+
+class Validator:
+    def __init__(self, path: str, ruleset: Ruleset):
+        self.path, self.rs = path, ruleset
+        self.diags: list[Diagnostic] = []
+        self.abilities = {a.name: a for c in [*ruleset.races.values(), *ruleset.powers.values(),
+                                              *ruleset.markers.values(), *ruleset.rules] for a in c.abilities}
+
+    # ---- reporting
+    def error(self, span: Span, code: str, message: str, hint: str = "") -> None:
+        self.diags.append(Diagnostic(self.path, span, code, message, hint))
+
+    def unknown(self, span: Span, what: str, name: Any, known: Iterable[str], hint: str = "") -> None:
+        choices = sorted(str(k) for k in known)
+        self.error(span, "SW405", f"unknown {what} '{name}'",
+                   did_you_mean(str(name), choices) or hint or (f"known: {', '.join(choices[:12])}"
+                                                                + (", …" if len(choices) > 12 else "")))
+
+    def keys(self, m: Mapping, known: set[str], what: str) -> None:
+        for key in m:
+            if key not in known:
+                self.error(m.key_spans[key], "SW404", f"unknown key '{key}' in {what}",
+                           did_you_mean(key, known) or "known keys: " + ", ".join(sorted(known)))
+
+    def shape(self, value: Any, kind: type | tuple, span: Span, what: str) -> bool:
+        if isinstance(value, bool) and kind is int or not isinstance(value, kind):
+            self.error(span, "SW403", f"{what} must be {_described(kind)}", "see docs/scenarios.md")
+            return False
+        return True
+
+    def count(self, value: Any, span: Span, what: str, least: int = 0) -> bool:
+        if not self.shape(value, int, span, what):
+            return False
+        if value < least:
+            self.error(span, "SW406", f"{what} is {value}; it must be at least {least}")
+            return False
+        return True
+
+    # ---- a scenario
+    def scenario(self, sc: Mapping, at: Span) -> None:
+        self.keys(sc, SCENARIO_KEYS, "a scenario")
+        order = list(sc)
+        if "expect" in sc and "do" in sc and order.index("expect") < order.index("do"):
+            self.diags.append(Diagnostic(self.path, sc.key_spans["expect"], "SW407",
+                                         "`expect:` is written before `do:`; it is checked after all the actions",
+                                         "to check a moment between actions, put `- expect: {…}` inside `do:`",
+                                         "warning"))
+        given = sc.get("given") or Mapping()
+        if not isinstance(given, Mapping):
+            self.shape(given, dict, sc.span("given", at), "`given`")
+            return
+        self.keys(given, GIVEN_KEYS, "given")
+        players, regions = self.given(given, at)
+        steps = sc.get("do") or Sequence()
+        if self.shape(steps, list, sc.span("do", at), "`do`"):
+            for i, step in enumerate(steps):
+                span = span_in(steps, i, at)
+                if isinstance(step, Mapping) and "expect" in step:
+                    self.keys(step, {"expect"}, "a checkpoint")
+                    self.expect(step["expect"], step.span("expect", span), players, regions)
+                elif isinstance(step, str):
+                    self.action(step, span, regions)
+                else:
+                    self.error(span, "SW403", "each step of `do` is an action or `expect: {…}`",
+                               "write actions as text: `conquer 5`")
+        if "expect" in sc:
+            self.expect(sc["expect"], sc.span("expect", at), players, regions)
+
+    def given(self, given: Mapping, at: Span) -> tuple[int, set[str] | None]:
+        rs = self.rs
+        players = given.get("players", 2)
+        if not self.count(players, given.span("players", at), "players", 1) or players not in rs.setups:
+            if isinstance(players, int) and players >= 1:
+                self.error(given.span("players", at), "SW406", f"the pack has no setup for {players} players",
+                           "setups: " + ", ".join(map(str, sorted(rs.setups))))
+            return 0, None
+        setup = rs.setups[players]
+        regions: set[str] | None = {r.id for r in setup.board.regions} if setup.board else None
+        if setup.layout is not None:
+            regions = {r.id for _, face in setup.layout.faces for r in face.regions}
+        if "map" in given:
+            board, problems = inline_board(given, rs, f"{self.path} (inline map)")
+            errors = [d for d in problems if d.is_error]
+            if board is None or errors:
+                self.error(given.span("map", at), "SW403", "the inline map is not a map: "
+                           + "; ".join(d.message for d in errors[:3]), "write it like a map file (docs/packs/format.md)")
+                return players, None
+            regions = {r.id for r in board.regions}
+        elif "boards" in given and self.shape(given["boards"], list, given.span("boards", at), "`boards`"):
+            faces = {face.name: face for _, face in setup.layout.faces} if setup.layout else {}
+            if not faces:
+                self.error(given.span("boards", at), "SW406", "`boards` names faces of modular boards, and this "
+                           "setup has a fixed map")
+            for i, name in enumerate(given["boards"]):
+                if str(name) not in faces and faces:
+                    self.unknown(span_in(given["boards"], i, at), "board face", name, faces)
+            regions = {r.id for n in given["boards"] if str(n) in faces for r in faces[str(n)].regions}
+        self.coins(given, at, players)
+        for key, least in (("current", 1), ("round", 1)):
+            if key in given:
+                self.count(given[key], given.span(key, at), key, least)
+        if isinstance(given.get("current"), int) and given["current"] > players:
+            self.error(given.span("current", at), "SW406", f"player {given['current']} does not exist "
+                       f"({players} players)")
+        if "phase" in given and given["phase"] not in PHASES:
+            self.unknown(given.span("phase", at), "phase", given["phase"], PHASES,
+                         "a position starts in the conquer or redeploy phase")
+        for i, roll in enumerate(given.get("dice") or []):
+            span = span_in(given["dice"], i, at)
+            if self.shape(roll, int, span, "a die roll") and roll not in rs.die:
+                self.error(span, "SW406", f"the die has no face {roll}", f"its faces: {list(rs.die)}")
+        self.draws(given, at, players)
+        self.market(given, at)
+        self.races(given, at, players, regions)
+        markers = given.get("markers") or Mapping()
+        if self.shape(markers, dict, given.span("markers", at), "`markers`"):
+            for rid, names in markers.items():
+                span = markers.key_spans[rid]
+                self.region(rid, span, regions)
+                for name in names if isinstance(names, list) else [names]:
+                    if name not in rs.markers:
+                        self.unknown(span, "marker", name, rs.markers)
+        return players, regions
+
+    def coins(self, m: Mapping, at: Span, players: int) -> None:
+        coins = m.get("coins")
+        if coins is None or not self.shape(coins, list, m.span("coins", at), "`coins`"):
+            return
+        if len(coins) != players:
+            self.error(m.span("coins", at), "SW406", f"`coins` lists {len(coins)} players, the game has {players}")
+        for i, c in enumerate(coins):
+            self.count(c, span_in(coins, i, at), "coins")
+
+    def draws(self, given: Mapping, at: Span, players: int) -> None:
+        draws = given.get("draws") or Mapping()
+        if not self.shape(draws, dict, given.span("draws", at), "`draws`"):
+            return
+        pools = self.rs.setups[players].pools
+        for pool, names in draws.items():
+            span = draws.key_spans[pool]
+            if pool not in pools:
+                self.unknown(span, "hidden pool", pool, pools)
+                continue
+            for name in names if isinstance(names, list) else [names]:
+                if name not in pools[pool]:
+                    self.unknown(span, f"marker of the pool {pool}", name, set(pools[pool]))
+
+    def market(self, given: Mapping, at: Span) -> None:
+        combos = given.get("market") or []
+        if not self.shape(combos, list, given.span("market", at), "`market`"):
+            return
+        for i, combo in enumerate(combos):
+            span = span_in(combos, i, at)
+            if not (isinstance(combo, list) and len(combo) == 2):
+                self.error(span, "SW403", "a market entry is a [Race, Power] pair")
+                continue
+            if combo[0] not in self.rs.races:
+                self.unknown(span, "race", combo[0], self.rs.banners)
+            if combo[1] not in self.rs.powers:
+                self.unknown(span, "power", combo[1], self.rs.powers)
+        for i, c in enumerate(given.get("market_coins") or []):
+            self.count(c, span_in(given["market_coins"], i, at), "market coins")
+
+    def races(self, given: Mapping, at: Span, players: int, regions: set[str] | None) -> None:
+        specs = given.get("races") or []
+        if not self.shape(specs, list, given.span("races", at), "`races`"):
+            return
+        held: dict[str, str] = {}
+        counted: dict[str, int] = {}
+        seen_powers: set[str] = set()
+        actives: set[int] = set()
+        for i, spec in enumerate(specs):
+            span = span_in(specs, i, at)
+            if not self.shape(spec, dict, span, "a race"):
+                continue
+            self.keys(spec, RACE_KEYS, "a race")
+            name = spec.get("race")
+            if name not in self.rs.races:
+                self.unknown(spec.span("race", span), "race", name, self.rs.races)
+                continue
+            neutral = self.rs.races[name].neutral
+            if not neutral:
+                seat = spec.get("player", 1)
+                if self.count(seat, spec.span("player", span), "player", 1) and seat > players:
+                    self.error(spec.span("player", span), "SW406", f"player {seat} does not exist ({players} players)")
+                if not spec.get("declined"):
+                    if seat in actives:
+                        self.error(span, "SW406", f"player {seat} is given two active races")
+                    actives.add(seat)
+                power = spec.get("power")
+                if power is not None and power not in self.rs.powers:
+                    self.unknown(spec.span("power", span), "power", power, self.rs.powers)
+                elif power is not None and power in seen_powers:
+                    self.error(spec.span("power", span), "SW406", f"power '{power}' is given to two races")
+                seen_powers.add(power)
+            tokens = 0
+            owned = spec.get("regions") or Mapping()
+            if self.shape(owned, dict, spec.span("regions", span), "`regions`"):
+                for rid, n in owned.items():
+                    rspan = owned.key_spans[rid]
+                    self.region(rid, rspan, regions)
+                    if str(rid) in held:
+                        self.error(rspan, "SW406", f"region {rid} is given to {held[str(rid)]} and to {name}")
+                    held[str(rid)] = name
+                    if self.count(n, owned.span(rid, rspan), f"tokens in region {rid}", 1):
+                        tokens += n
+            if "hand" in spec and self.count(spec["hand"], spec.span("hand", span), "hand"):
+                tokens += spec["hand"]
+            counted[name] = counted.get(name, 0) + tokens
+            supply = self.rs.races[name].supply
+            if counted[name] > supply:
+                self.error(span, "SW406", f"{name} are given {counted[name]} tokens; the box holds {supply}",
+                           "no token comes from nowhere: give fewer")
+
+    def region(self, rid: Any, span: Span, regions: set[str] | None) -> None:
+        if regions is not None and str(rid) not in regions:
+            self.unknown(span, "region", rid, regions)
+
+    # ---- actions and expectations
+    def action(self, text: str, span: Span, regions: set[str] | None) -> None:
+        try:
+            words = shlex.split(text)
+        except ValueError as err:
+            self.error(span, "SW408", f"cannot read action '{text}': {err}")
+            return
+        if not words:
+            self.error(span, "SW408", "an empty action")
+            return
+        kind, args = words[0], words[1:]
+        if kind not in ACTIONS:
+            self.error(span, "SW408", f"unknown action '{kind}'",
+                       did_you_mean(kind, ACTIONS) or "actions: " + ", ".join(ACTIONS))
+        elif kind == "pick":
+            if len(args) != 1 or not args[0].isdigit() or int(args[0]) < 1:
+                self.error(span, "SW408", "`pick N` takes a position from 1")
+        elif kind == "place" and len(args) == 2:
+            self.region(args[0], span, regions)
+            if not args[1].isdigit() or int(args[1]) < 1:
+                self.error(span, "SW408", "`place R N` places N tokens: N is a whole number from 1")
+        elif kind in REGION_ACTIONS:
+            if len(args) != 1:
+                self.error(span, "SW408", f"`{kind} R` takes one region")
+            else:
+                self.region(args[0], span, regions)
+        elif kind == "ability":
+            if not args:
+                self.error(span, "SW408", "`ability NAME …` names the ability")
+            elif args[0] not in self.abilities and not any(args[0] == a.key for a in self.abilities.values()):
+                self.unknown(span, "ability", args[0], self.abilities)
+            else:
+                ab = self.abilities.get(args[0])
+                for c, word in zip(ab.choose if ab else (), args[1:]):
+                    if c.kind == "region":
+                        self.region(word, span, regions)
+                    elif c.kind == "power" and word not in self.rs.powers:
+                        self.unknown(span, "power", word, self.rs.powers)
+        elif args:
+            self.error(span, "SW408", f"`{kind}` takes nothing")
+
+    def expect(self, exp: Any, at: Span, players: int, regions: set[str] | None) -> None:
+        if not self.shape(exp, dict, at, "`expect`"):
+            return
+        self.keys(exp, EXPECT_KEYS, "expect")
+        if "coins" in exp:
+            self.coins(exp, at, players)
+        for key in ("regions", "cost"):
+            value = exp.get(key) or Mapping()
+            if self.shape(value, dict, exp.span(key, at), f"`{key}`"):
+                for rid, want in value.items():
+                    self.region(rid, value.key_spans[rid], regions)
+                    if key == "regions" and isinstance(want, Mapping):
+                        self.keys(want, REGION_FIELDS, f"region {rid}")
+        races = exp.get("races") or Mapping()
+        if self.shape(races, dict, exp.span("races", at), "`races`"):
+            for name, want in races.items():
+                if name not in self.rs.races:
+                    self.unknown(races.key_spans[name], "race", name, self.rs.races)
+                if isinstance(want, Mapping):
+                    for key in want:
+                        if key not in RACE_FIELDS and not str(key).startswith("var "):
+                            self.error(want.key_spans[key], "SW404", f"unknown key '{key}' for a race",
+                                       did_you_mean(str(key), RACE_FIELDS) or "known: " + ", ".join(sorted(RACE_FIELDS))
+                                       + ", var NAME")
+        for key in ("legal", "illegal"):
+            items = exp.get(key) or []
+            if self.shape(items, list, exp.span(key, at), f"`{key}`"):
+                for i, item in enumerate(items):
+                    text = item.get("action") if isinstance(item, Mapping) else item
+                    if isinstance(text, str):
+                        self.action(text, span_in(items, i, at), regions)
+                    else:
+                        self.error(span_in(items, i, at), "SW403", f"each of `{key}` is an action, or "
+                                   "{action: …, reason: …}")
+        if "phase" in exp and exp["phase"] not in EXPECTED_PHASES:
+            self.unknown(exp.span("phase", at), "phase", exp["phase"], EXPECTED_PHASES)
+        for name in exp.get("tray") or {}:
+            if name not in self.rs.races:
+                self.unknown(exp.key_spans.get("tray", at), "race", name, self.rs.races)
+        for name in exp.get("pools") or {}:
+            if name not in self.rs.markers:
+                self.unknown(exp.key_spans.get("pools", at), "marker", name, self.rs.markers)
+
+
+def _described(kind: type | tuple) -> str:
+    return {int: "a whole number", list: "a list", dict: "a mapping (key: value lines)", str: "text"}.get(
+        kind, "another kind of value")  # type: ignore[call-overload]
+
+
+def validate(path: str, ruleset: Ruleset, scenario: Mapping, at: Span) -> list[Diagnostic]:
+    """Every problem of one scenario, before it runs."""
+    v = Validator(path, ruleset)
+    v.scenario(scenario, at)
+    return v.diags
