@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import time
 from datetime import date
@@ -63,7 +64,7 @@ def main() -> None:
     ap.add_argument("--out", default="benchmarks/results/ladder.json")
     args = ap.parse_args()
     result: dict = {"date": date.today().isoformat(), "python": platform.python_version(),
-                    "machine": f"{platform.machine()}, {__import__('os').cpu_count()} cores", "duels": [],
+                    "machine": f"{platform.machine()}, {os.cpu_count()} cores", "load_before": os.getloadavg()[0], "duels": [],
                     "search_decision_seconds_100_playouts": {}}
     for pack in PACKS:
         for strong, weak, n in (("heuristic", "random", args.games), (args.search, "heuristic", args.search_games)):

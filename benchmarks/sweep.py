@@ -44,7 +44,7 @@ def main() -> None:
     one = balance_seconds(args.scaling_games, 1)
     two = balance_seconds(args.scaling_games, 2)
     result = {"date": date.today().isoformat(), "python": platform.python_version(),
-              "machine": f"{platform.machine()}, {os.cpu_count()} cores",
+              "machine": f"{platform.machine()}, {os.cpu_count()} cores", "load_before": os.getloadavg()[0],
               "report_10k": balance_seconds(args.games, 2),
               "scaling": {"jobs_1": one, "jobs_2": two,
                           "speedup": round(one["games_seconds"] / two["games_seconds"], 2)}}

@@ -148,5 +148,17 @@ def comparison_text(doc: dict) -> str:
     return buf.getvalue().rstrip()
 
 
+def comparison_csv(doc: dict) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(("kind", "name", "games_before", "games_after", "before", "after", "change", "low", "high",
+                "significant"))
+    for kind in ("races", "powers", "seats"):
+        for r in doc[kind]:
+            w.writerow((kind[:-1], r["name"], r["games_before"], r["games_after"], r["before"], r["after"],
+                        r["change"], r["low"], r["high"], r["significant"]))
+    return buf.getvalue()
+
+
 def _signed(v) -> str:
     return "—" if v is None else f"{100 * v:+.1f} pts"
