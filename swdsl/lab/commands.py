@@ -159,7 +159,9 @@ def simulate(players, games, seed, bots, jobs, scheduler, packs, fmt, check_inva
     run = _play(job, games, jobs, scheduler, "simulating")
     out = summary(run)
     out["packs_played"] = rs.name
-    if trace:
+    if trace and fmt == "json":
+        out["traces"] = [r.trace for r in run.results]
+    elif trace:
         for r in run.results:
             click.echo(f"Game {r.index}\n{r.trace}\n")
     if fmt == "json":

@@ -121,6 +121,15 @@ def test_compare_two_versions_of_a_pack(tmp_path):
     assert "Content changed: race Ratmen changed" in text and "Significant changes:" in text
 
 
+def test_compare_writes_text_json_or_csv():
+    r = run("balance", "--games", "2", "--compare", "classic", "--format", "html")
+    assert r.exit_code == 2 and "SW300" in r.output and "--compare writes text, json or csv" in r.output
+    r = run("balance", "--games", "4", "--bots", "random", "--compare", "classic", "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(r.output)))
+    assert {row["kind"] for row in rows} == {"race", "power", "seat"}
+    assert all(row["change"] in ("0.0", "") and row["significant"] == "False" for row in rows)  # same pack: no change
+
+
 def test_compare_finds_a_significant_change():
     before = {"games": 400, "partial": False, "packs": ["a"], "seats": [],
               "races": [{"name": "R", "wins": 100, "games": 400, "win_rate": 0.25}], "powers": []}

@@ -66,6 +66,8 @@ def test_simulate_trace_prints_each_game():
     r = run("simulate", "--games", "2", "--bots", "random", "--trace", "--jobs", "2")
     assert r.exit_code == 0, r.output
     assert r.output.count("Final: seat") == 2 and "Game 0\n" in r.output and "Game 1\n" in r.output
+    doc = json.loads(run("simulate", "--games", "2", "--trace", "--format", "json").output)
+    assert len(doc["traces"]) == 2 and all(t.startswith("classic: 2 players") for t in doc["traces"])
 
 
 def test_abilities_are_told_by_name():
