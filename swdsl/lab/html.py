@@ -88,6 +88,14 @@ def _seats(rep: dict) -> str:
     return _png(fig)
 
 
+def _items(rows: list[dict]) -> str:
+    """A table of races, powers or combos, with the pick rate at each market position."""
+    positions = max((len(r["by_position"]) for r in rows), default=0)
+    at = tuple(f"pick rate at {k + 1}" for k in range(positions))
+    wide = [dict(r, **{a: p["pick_rate"] for a, p in zip(at, r["by_position"])}) for r in rows]
+    return _table(wide, "name", COLUMNS + at)
+
+
 def _table(rows: list[dict], first: str, columns=COLUMNS) -> str:
     head = "".join(f"<th>{html.escape(c)}</th>" for c in (first,) + tuple(columns))
     body = []
@@ -115,10 +123,10 @@ def as_html(rep: dict) -> str:
                  "blue (weak) have intervals that exclude it (see docs/balance.md).</p>")
     parts.append("<h2>Seats</h2>" + _seats(rep)
                  + _table(rep["seats"], "seat", ("wins", "win_rate", "low", "high", "mean_score", "outlier")))
-    parts.append("<h2>Races</h2>" + _intervals(rep["races"], "win rate per race", fair) + _table(rep["races"], "name"))
+    parts.append("<h2>Races</h2>" + _intervals(rep["races"], "win rate per race", fair) + _items(rep["races"]))
     parts.append("<h2>Powers</h2>" + _intervals(rep["powers"], "win rate per power", fair)
-                 + _table(rep["powers"], "name"))
-    parts.append("<h2>Race × power</h2>" + _heat(rep) + _table(rep["combos"], "name"))
+                 + _items(rep["powers"]))
+    parts.append("<h2>Race × power</h2>" + _heat(rep) + _items(rep["combos"]))
     length, margin = rep["length"], rep["margin"]
     parts.append(f"<h2>Games</h2><p>Picks by market position: {rep['market']['picks_by_position']}. "
                  f"Game length (actions): mean {length['mean']}, median {length['median']}. "

@@ -95,7 +95,7 @@ def test_html_report_is_self_contained_with_plots(tmp_path):
     page = out.read_text()
     assert page.count('src="data:image/png;base64,') == 4  # seats, races, powers, race x power
     assert "http://" not in page and "https://" not in page and "<script" not in page
-    assert "<h2>Race × power</h2>" in page
+    assert "<h2>Race × power</h2>" in page and "<th>pick rate at 6</th>" in page
 
 
 def test_html_without_matplotlib_says_how_to_install(monkeypatch):
