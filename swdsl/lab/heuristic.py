@@ -27,7 +27,8 @@ from swdsl.engine.stats import conquest_cost, value
 # how far ahead a turn's income counts when judging a combo, in turns
 INCOME_HORIZON = 3
 INCOME_WEIGHT = 0.7
-MAX_ABILITY_TRIALS = 6
+MAX_ABILITY_TRIALS = 4  # abilities tried per look
+ABILITY_LOOKS = 2  # looks per turn: an ability not found worth it by then waits for the next turn
 SPENT_BELOW = 1  # a race that can buy at most this many regions more is spent
 
 
@@ -41,19 +42,19 @@ class Tactics:
 
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
-        self.worth: dict[tuple, list[float]] = {}
+        self.worth: dict[tuple, _Worth] = {}
 
     # ---- what regions are worth ------------------------------------------------------
 
-    def region_worth(self, game: Game, inst: RaceInst) -> list[float]:
-        """Coins each region would bring `inst`'s player at scoring, measured by
-        scoring a copy of the game with and without it (bonuses of the race, its
-        power and the edition rules included); once per race, power and board."""
+    def region_worth(self, game: Game, inst: RaceInst, r: int) -> float:
+        """Coins region r would bring `inst`'s player at scoring, measured by scoring
+        a copy of the game with and without it (bonuses of the race, its power and
+        the edition rules included); once per region, race, power and board."""
         key = (inst.race.name, inst.power.name if inst.power else None, game.board.name, inst.player)
         worth = self.worth.get(key)
         if worth is None:
-            worth = self.worth[key] = _probe_worth(game, inst)
-        return worth
+            worth = self.worth[key] = _Worth(game, inst)
+        return worth.of(game, inst, r)
 
     def hurt(self, game: Game, r: int, seat: int | None) -> float:
         """What taking `r` costs its holder: more from an active opponent (a token and
@@ -112,12 +113,11 @@ class Tactics:
             return DECLINE
         conquests = [a for a in actions if a.kind == "conquer"]
         if conquests:
-            worth = self.region_worth(game, inst)
-
             def gain(a: Action) -> float:
-                r = a.a
-                cost = max(1, conquest_cost(game, inst, r))  # type: ignore[arg-type]
-                return (worth[r] + self.hurt(game, r, inst.player) + 0.01 * self.rng.random()) / cost  # type: ignore
+                r = cast(int, a.a)
+                cost = max(1, conquest_cost(game, inst, r))
+                return (self.region_worth(game, inst, r) + self.hurt(game, r, inst.player)
+                        + 0.01 * self.rng.random()) / cost
             best = max(conquests, key=gain)
             if gain(best) > 0:
                 return best
@@ -160,20 +160,25 @@ class Tactics:
         return bought <= SPENT_BELOW and inst.turns >= 2 and len(inst.regions) >= 2
 
 
-def _probe_worth(game: Game, inst: RaceInst) -> list[float]:
-    """Scoring `inst`'s player on copies of the game: the coins region r adds."""
-    seat = inst.player
-    n = len(game.board)
-    if seat is None:
-        return [1.0] * n
-    base = _score(game, inst, None)
-    out = []
-    for r in range(n):
-        if value(game, "redeploy.vacate", inst, target=r):
-            out.append(0.0)  # left again before scoring
-        else:
-            out.append(1.0 if base is None else max(0.0, (_score(game, inst, r) or base) - base))
-    return out
+class _Worth:
+    """What regions are worth to one race: its player's score on copies of the
+    game with and without each region, measured when first asked."""
+
+    def __init__(self, game: Game, inst: RaceInst):
+        self.base = _score(game, inst, None) if inst.player is not None else None
+        self.known: dict[int, float] = {}
+
+    def of(self, game: Game, inst: RaceInst, r: int) -> float:
+        worth = self.known.get(r)
+        if worth is None:
+            if value(game, "redeploy.vacate", inst, target=r):
+                worth = 0.0  # left again before scoring
+            elif self.base is None:
+                worth = 1.0
+            else:
+                worth = max(0.0, (_score(game, inst, r) or self.base) - self.base)
+            self.known[r] = worth
+        return worth
 
 
 def _score(game: Game, inst: RaceInst, region: int | None) -> int | None:
@@ -211,7 +216,7 @@ class HeuristicBot:
     def __init__(self, seed: int):
         self.tactics = Tactics(seed)
         self.rng = self.tactics.rng
-        self.refused: tuple[object, set] = (None, set())  # abilities judged useless this turn
+        self.refused: tuple[object, set, list[int]] = (None, set(), [0])  # this turn: judged useless, looks taken
 
     def choose(self, game: Game, actions: list[Action]) -> Action:
         if game.phase == "pick" and len(actions) > 1:
@@ -240,13 +245,14 @@ class HeuristicBot:
 
     def ability(self, game: Game, actions: list[Action], abilities: list[Action]) -> Action | None:
         """An ability worth more coins by the end of the turn than going on without it."""
-        turn_now, refused = self.refused
+        turn_now, refused, looks = self.refused
         if turn_now is not game.turn:
-            refused = set()
-            self.refused = (game.turn, refused)
+            refused, looks = set(), [0]
+            self.refused = (game.turn, refused, looks)
         fresh = [a for a in abilities if a not in refused]
-        if not fresh:
+        if not fresh or looks[0] >= ABILITY_LOOKS:
             return None
+        looks[0] += 1
         if len(fresh) > MAX_ABILITY_TRIALS:
             fresh = self.rng.sample(fresh, MAX_ABILITY_TRIALS)
         without = self.turn_coins(game, None)

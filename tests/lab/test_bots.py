@@ -75,7 +75,8 @@ def test_region_worth_sees_what_a_race_scores_there(packs):
     game = new_game(rs, 2, 1)
     play(game, [HeuristicBot(1), HeuristicBot(2)], limit=1)
     inst = game.players[0].active
-    worth = Tactics(0).region_worth(game, inst)
+    tactics = Tactics(0)
+    worth = [tactics.region_worth(game, inst, r) for r in range(len(game.board))]
     from swdsl.engine.stats import value
     vacated = [r for r in range(len(game.board)) if value(game, "redeploy.vacate", inst, target=r)]
     assert vacated and all(worth[r] == 0 for r in vacated)
