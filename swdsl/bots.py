@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from typing import cast
 
+from swdsl.engine import market
 from swdsl.engine.legal import Action, apply_legal, legal_actions
 from swdsl.engine.state import Game, RaceInst
 from swdsl.engine.stats import conquest_cost
@@ -37,7 +38,8 @@ class GreedyBot:
         if k == "pick":
             column, row, race, power = game.visible_combos()[arg]
             rs = game.ruleset
-            return rs.races[race].tokens + rs.powers[power].tokens + game.market.coins[column][row] - row
+            return rs.races[race].tokens + rs.powers[power].tokens + game.market.coins[column][row] \
+                - market.price(game, column, row)
         if k == "conquer":
             return 10 - conquest_cost(game, cast(RaceInst, inst), arg) / 10
         if k == "final":

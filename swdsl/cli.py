@@ -1,4 +1,4 @@
-"""The command line: check | test | info | simulate | balance | replay | reference.
+"""The command line: check | test | info | simulate | balance | replay | new | reference.
 
 Exit codes: 0 success, 1 findings or failures, 2 usage errors. No input a user
 gives — packs, maps, scenarios, saved games, arguments — ends in a traceback.
@@ -7,6 +7,7 @@ gives — packs, maps, scenarios, saved games, arguments — ends in a traceback
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -342,6 +343,12 @@ def _board_faces(rs) -> list:
     return out
 
 
+# ---- simulate, balance: swdsl/lab/commands.py ---------------------------------
+
+main.add_command(simulate)
+main.add_command(balance)
+
+
 # ---- replay -------------------------------------------------------------------
 
 
@@ -350,61 +357,42 @@ def _board_faces(rs) -> list:
 @click.option("--narrate", is_flag=True, help="tell the game as a readable log")
 def replay(file: str, narrate: bool) -> None:
     """Replay a saved game; exit 0 only if the final state matches its checksum."""
-    from swdsl.engine.errors import ContentError, engine_bug
-    from swdsl.engine.legal import IllegalAction
-    from swdsl.engine.replay import actions_of, checksum
-    from swdsl.engine.replay import replay as run
     from swdsl.lab.narrate import narrate_record
+    from swdsl.saves import SaveProblem, replay_file
 
-    def fail(code: str, message: str, hint: str, line: int = 1, col: int = 1) -> None:
-        click.echo(f"{file}:{line}:{col}: {code} {message}", err=True)
-        click.echo(f"      hint: {hint}", err=True)
+    try:
+        game, story, warnings = replay_file(file, narrate_record if narrate else None)
+    except SaveProblem as err:
+        _show([err.diagnostic], {})
         sys.exit(1)
-
-    problems: list[Diagnostic] = []
-    text = read_text(Path(file), problems, shown=file)
-    if text is None:
-        _show(problems, {})
+    except PackError as err:
+        _show([_relative(d) for d in err.diagnostics], {})
         sys.exit(1)
-    try:
-        rec = json.loads(text)
-    except json.JSONDecodeError as err:
-        fail("SW311", f"not valid JSON: {err.msg}", "the file is damaged; save the game again", err.lineno, err.colno)
-    need = {"packs": list, "players": int, "seed": int, "actions": list, "checksum": str}
-    if not isinstance(rec, dict) or any(not isinstance(rec.get(k), t) for k, t in need.items()):
-        fail("SW312", "not a saved game", "a saved game has packs, players, seed, actions and checksum")
-    rs = _ruleset_or_exit([str(p) for p in rec["packs"]])
-    if rec["players"] not in rs.setups:
-        fail("SW313", f"the packs have no setup for {rec['players']} players", "the packs changed since the save")
-    story = None
-    try:
-        actions_of(rec)
-    except ValueError as err:
-        fail("SW312", f"malformed action list: {err}", "a saved game's actions are [kind, a, b] lists")
-    try:
-        if narrate:
-            game, story = narrate_record(rs, rec)
-        else:
-            game = run(rs, rec)
-    except IllegalAction as err:
-        fail("SW314", f"the game does not replay: {err}", "the packs or the engine changed since the game was saved")
-    except ContentError as err:
-        fail("SW314", f"the game does not replay: {err.where}: {err.code} {err.message}", err.hint)
-    except Exception as err:  # noqa: BLE001 - an engine bug is reported as one, never a traceback
-        fail("SW599", engine_bug(err, "the replay").split(" ", 1)[1], "report it with this saved game")
     if story is not None:
         click.echo(story)
-    actual = checksum(game)
-    if actual != rec["checksum"]:
-        fail("SW315", "the final state differs from the saved checksum",
-             "the packs or the engine changed since the game was saved")
-    click.echo(f"{file}: replayed {len(rec['actions'])} actions; final state matches")
+    _show(warnings, {})
+    click.echo(f"{file}: replayed {len(game.actions)} actions; final state matches")
 
 
-# ---- simulate, balance: swdsl/lab/commands.py ---------------------------------
+# ---- new ----------------------------------------------------------------------
 
-main.add_command(simulate)
-main.add_command(balance)
+
+@main.command()
+@click.argument("name")
+def new(name: str) -> None:
+    """Create a working pack in the folder NAME: pack.yaml with an entry rule, a small
+    map, one race, one power and scenarios; never overwrites anything."""
+    from swdsl.scaffold import ScaffoldError, new_pack
+
+    try:
+        files = new_pack(Path(name))
+    except ScaffoldError as err:
+        code, message, hint = err.args
+        click.echo(f"{name}: {code} {message}", err=True)
+        click.echo(f"      hint: {hint}", err=True)
+        sys.exit(2 if code == "SW300" else 1)
+    click.echo(f"created pack {Path(name).resolve().name} in {name}/: " + ", ".join(f.as_posix() for f in files))
+    click.echo(f"next: swdsl check {name}; swdsl test {name}; swdsl simulate --pack {name}")
 
 
 # ---- reference ----------------------------------------------------------------

@@ -10,6 +10,7 @@ process loads the packs once. A game keeps what a balance report needs
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
@@ -19,14 +20,14 @@ from swdsl.bots import play
 from swdsl.engine.errors import ContentError, engine_bug
 from swdsl.engine.invariants import violations
 from swdsl.engine.outcome import winner
-from swdsl.engine.replay import record
 from swdsl.engine.ruleset import Ruleset
 from swdsl.engine.setup import new_game
 from swdsl.lab import executors
 from swdsl.lab.bots import seat_bots
 from swdsl.lab.narrate import Narrator
 from swdsl.lab.observe import Appearance, Observer, Offer
-from swdsl.packs.loader import load_ruleset
+from swdsl.packs.loader import load_ruleset, resolve_pack
+from swdsl.saves import write_save
 
 
 @attrs.frozen
@@ -37,6 +38,7 @@ class Job:
     bots: tuple[str, ...]  # one spec per seat (lab/bots.py)
     check_invariants: bool = False
     save_dir: str | None = None
+    saved_packs: str = ""  # JSON: how saved games name the packs (packs/identity.py)
     trace: bool = False
 
 
@@ -61,10 +63,11 @@ _RULESETS: dict[tuple[str, ...], Ruleset] = {}
 
 
 def ruleset(packs: tuple[str, ...]) -> Ruleset:
-    """The packs, loaded once per process."""
-    rs = _RULESETS.get(packs)
+    """The packs, loaded once per process (by folder: `mypack` differs from folder to folder)."""
+    key = tuple(os.path.realpath(resolve_pack(ref)) for ref in packs)
+    rs = _RULESETS.get(key)
     if rs is None:
-        rs = _RULESETS[packs] = load_ruleset(list(packs))
+        rs = _RULESETS[key] = load_ruleset(list(packs))
     return rs
 
 
@@ -103,7 +106,7 @@ def run_one(job: Job, index: int) -> GameResult:
         narrator.close(game, error)
     if job.save_dir:
         path = Path(job.save_dir) / f"game-{job.seed}-{index:05d}.json"
-        path.write_text(json.dumps(record(game, list(job.packs))))
+        write_save(game, path, json.loads(job.saved_packs))
     return GameResult(index, seed, tuple(game.scores()), winner(game), n, tuple(invariants.found), game.board.name,
                       observer.conquests, tuple(observer.appearances), tuple(observer.offers),
                       game.over, error, narrator.text() if narrator is not None else None)

@@ -18,7 +18,7 @@ Fn = Callable[[Any], Any]
 @attrs.frozen
 class Modifier:
     stat: str
-    op: str  # "by" adds, "set" replaces, "times" multiplies (after every by and set)
+    op: str  # "by" adds, "set" replaces, "times" multiplies (after every by and set), "at least"/"at most" bound last
     value: Fn
     when: Fn | None
     floor: Fn | None
@@ -38,6 +38,8 @@ class Trigger:
     source: str
     audience: str = "me"  # me | ours: also when the event happens to another race of the player
     where: str = ""  # file:line:col of the rule
+    choose: tuple[Choice, ...] = ()  # asked of the race's player once the action that fired it is done
+    optional: bool = False  # `may choose`: the player may pass
 
 
 @attrs.frozen

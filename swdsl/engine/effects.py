@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from swdsl.engine import chance, pieces, turn
+from swdsl.engine import chance, market, pieces, turn
 from swdsl.engine.entries import Ctx, Effect, Param, Variable
 from swdsl.engine.queries import as_regions
 from swdsl.engine.stats import conquest_cost, region_minimum
@@ -94,6 +94,18 @@ def _end_conquests(ctx: Ctx) -> None:
         turn.end_conquests(ctx.game)
 
 
+def _resume_conquests(ctx: Ctx) -> None:
+    t = ctx.game.turn
+    if t.acting is ctx.me and t.phase == "redeploy" and ctx.me is not None and ctx.me.id not in t.resumed:
+        t.resumed.add(ctx.me.id)
+        t.queue.insert(0, ("again", ctx.me))
+
+
+def _win(ctx: Ctx) -> None:
+    if ctx.me is not None and ctx.me.player is not None:
+        turn.finish(ctx.game, ctx.me.player)
+
+
 def _copy(ctx: Ctx, kind: str, where: int | None, marker: str) -> None:
     if where is not None:
         pieces.copy_marker(ctx.game, kind, where, marker)
@@ -173,14 +185,16 @@ EFFECTS = {e.name: e for e in [
            (AMOUNT, PLAYERS), _take),
     Effect("add", "add N tokens [to REGION]", "N tokens from the tray into hand, or into REGION if the race holds it "
            "or it is empty (then the race holds it, without a conquest), as many as are left",
-           (N, Param("to", "region", optional=True)), lambda ctx, n, to: pieces.add_tokens(ctx.game, ctx.me, n, to)),
+           (N, Param("to", "region|combos", optional=True)), lambda ctx, n, to: pieces.add_tokens(ctx.game, ctx.me, n, to),
+           by_type={"combos": lambda ctx, n, to: market.put_tokens(ctx.game, n)}),
     Effect("discard", "discard N tokens [from REGION]", "N of the race's tokens from hand back to the tray; with "
            "REGION, N tokens of whichever race holds it back to that race's tray (an emptied region is left)",
            (N, Param("from", "region", optional=True)), _discard),
     Effect("set_aside", "set aside N tokens", "N tokens leave the map (most crowded regions first) until troops are "
            "readied", (N,), lambda ctx, n: pieces.set_aside(ctx.game, ctx.me, n)),
     Effect("place", "place MARKER in SELECTION", "put one MARKER from its pool in each region selected",
-           (MARKER, REGIONS), _place, takes="marker"),
+           (MARKER, Param("regions", "regions|combos")), _place, takes="marker",
+           by_type={"combos": lambda ctx, m, where: market.put_marker(ctx.game, m)}),
     Effect("remove", "remove MARKER from SELECTION", "return the MARKERs in the selected regions (or held by the "
            "selected players) to their pool", (MARKER, Param("from", "regions|players")), _remove_from_regions,
            by_type={"player": _remove_from_players, "players": _remove_from_players}),
@@ -226,6 +240,11 @@ EFFECTS = {e.name: e for e in [
            "a loss", (REGIONS,), _each_region(_withdraw)),
     Effect("end_conquests", "end conquests", "the acting race's conquests end now (it goes on to redeploy)", (),
            _end_conquests),
+    Effect("resume_conquests", "resume conquests", "after this redeployment the acting race readies its troops "
+           "again and has a second conquest step, then redeploys again (once per turn; from its redeployment or "
+           "`redeploy.end`)", (), _resume_conquests),
+    Effect("win", "win the game", "the game ends at once and this race's player wins it, whatever the coins "
+           "(a race of nobody wins nothing)", (), _win),
     Effect("recruit", "recruit N MARKER", "up to N MARKER pieces from their pool join the race's hand and serve as "
            "its tokens; a race discards these first, and they go back to their pool", (N, MARKER),
            lambda ctx, n, m: pieces.recruit(ctx.game, ctx.me, m, n)),

@@ -35,6 +35,8 @@ EXPRESSION_KINDS: dict[str, tuple[str, ...]] = {
     "selection": ("regions", "players", "races", "powers"),  # any set (counted)
     "regions|players": ("region", "regions", "player", "players"),
     "region|power": ("region", "power"),
+    "region|combos": ("region", "combos"),
+    "regions|combos": ("region", "regions", "combos"),
     "value": ("int", "player"),  # a variable's value: typed by the variable
 }
 WORD_KINDS = {

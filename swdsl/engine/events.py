@@ -7,7 +7,7 @@ from swdsl.engine.content import Trigger
 from swdsl.engine.entries import Ctx, Event
 from swdsl.engine.errors import ContentError
 from swdsl.engine.holdings import any_attached, held_content
-from swdsl.engine.state import Game, RaceInst
+from swdsl.engine.state import Decision, Game, RaceInst
 
 EVENTS = {e.name: e for e in [
     Event("turn.start", "a player's turn begins, after their active race readied its troops",
@@ -49,17 +49,28 @@ def fire(game: Game, event: str, inst: RaceInst | None, **bindings) -> None:
             if inst is not None and not inst.scope_ok(t.scope):
                 continue
             if t.when is None or t.when(ctx):
-                _count(game, t)
-                game.cause = t.source
-                t.run(ctx)
+                _run(game, t, ctx)
         for other, t in listeners:
             octx = Ctx(game, other, bindings)
             if t.when is None or t.when(octx):
-                _count(game, t)
-                game.cause = t.source
-                t.run(octx)
+                _run(game, t, octx)
     finally:
         turn.depth -= 1
+
+
+def _run(game: Game, t: Trigger, ctx: Ctx) -> None:
+    """Run a trigger; one that chooses waits for its race's player instead (turn.ask)."""
+    if t.choose:
+        if ctx.me is not None and ctx.me.player is not None:
+            game.turn.decisions.append(Decision(t, ctx.me, dict(ctx.b)))
+        return
+    run_trigger(game, t, ctx)
+
+
+def run_trigger(game: Game, t: Trigger, ctx: Ctx) -> None:
+    _count(game, t)
+    game.cause = t.source
+    t.run(ctx)
 
 
 def _count(game: Game, t: Trigger) -> None:

@@ -56,6 +56,7 @@ def violations(game: Game) -> list[str]:
     on_map.update(n for n, _ in game.turn.returning)  # on their way back to their owner
     on_map.update(n for pool in game.hidden.values() for n in pool)  # face down in a hidden pool
     on_map.update(n for p in game.players for n, _ in p.markers)  # held in front of a player
+    on_map.update(n for column in game.market.pieces for row in column for n in row)  # lying on a combo
     for inst in game.races.values():
         on_map.update(inst.troops)  # serving as a race's tokens
     for name, left in game.pools.items():

@@ -10,7 +10,8 @@ An action is a small tuple: (kind, a, b). Kinds:
   end               stop conquering (conquer phase) or finish redeploying
   place r           put a token from hand (or withdrawn tokens) into r
   gather r          take all but the minimum of r back into hand (once per region)
-  pass              decline nothing after scoring
+  pass              decline nothing after scoring; or make no choice where a trigger `may choose`
+  choose - c        a trigger's choices c, asked of its race's player (who may not be the current one)
 
 Each kind has one predicate deciding whether an argument is allowed now; both
 `legal_actions` (which tries the arguments worth trying: conquest targets come
@@ -23,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple, cast
 
-from swdsl.engine import pieces, turn
+from swdsl.engine import market, pieces, turn
 from swdsl.engine.content import Choice
 from swdsl.engine.entries import Ctx
 from swdsl.engine.events import player_races
@@ -180,6 +181,12 @@ def ability_actions(game: Game, inst: RaceInst, phase: str, only: Action | None 
     return out
 
 
+def decision_actions(game: Game) -> list[Action]:
+    """The choices of the first trigger waiting for its player (turn.ask)."""
+    d = game.turn.decisions[0]
+    return [Action("choose", None, combo) for combo in _choices(Ctx(game, d.race, dict(d.bindings)), d.trigger.choose)]
+
+
 def use_ability(game: Game, inst: RaceInst, key: str, choices: tuple) -> None:
     """Run an ability: the acting race's (`key`), or another race's of its
     player (`key@race id`)."""
@@ -222,12 +229,13 @@ def _may_decline(game: Game, inst: RaceInst) -> bool:
     t = game.turn
     if t.phase == "after":
         return True
-    return inst is game.players[game.current].active and not (t.picked or t.conquered or t.abandoned)
+    return inst is game.players[game.current].active and not (t.picked or t.conquered or t.abandoned or t.resumed)
 
 
 def _may_gather(game: Game, inst: RaceInst, r: Any) -> bool:
     t = game.turn
-    return r not in t.gathered and r not in t.placed and game.tokens[r] > region_minimum(game, inst, r)
+    return r not in t.gathered and r not in t.placed and game.tokens[r] > region_minimum(game, inst, r) \
+        and value(game, "redeploy.gather", inst, target=r)
 
 
 def _pick_options(game: Game, inst: Any) -> range:
@@ -237,7 +245,8 @@ def _pick_options(game: Game, inst: Any) -> range:
 def _may_pick(game: Game, inst: Any, k: Any) -> bool:
     offers = game.visible_combos()
     return isinstance(k, int) and not isinstance(k, bool) and 0 <= k < len(offers) \
-        and offers[k][1] <= game.players[game.current].coins and game.may_pick(game.current, offers[k][0])
+        and market.price(game, offers[k][0], offers[k][1]) <= game.players[game.current].coins \
+        and game.may_pick(game.current, offers[k][0])
 
 
 def _none(game: Game, inst: Any) -> tuple:
@@ -252,7 +261,7 @@ PHASES: dict[str, dict[str, Kind]] = {
     "pick": {"pick": Kind(_always, _pick_options, _may_pick)},
     "conquer": {
         "decline": Kind(_may_decline, _none),
-        "abandon": Kind(lambda game, inst: not game.turn.conquered, _regions),
+        "abandon": Kind(lambda game, inst: not (game.turn.conquered or inst.id in game.turn.resumed), _regions),
         "conquer": Kind(lambda game, inst: inst.hand > 0, _conquests, _conquest_allows("conquer")),
         "final": Kind(lambda game, inst: inst.hand > 0, _conquests, _conquest_allows("final")),
         "ability": Kind(_always, lambda game, inst: ability_actions(game, inst, "conquest")),
@@ -265,15 +274,22 @@ PHASES: dict[str, dict[str, Kind]] = {
         "ability": Kind(_always, lambda game, inst: ability_actions(game, inst, "redeploy")),
     },
     "defend": {"place": Kind(_always, _regions)},
+    "start": {"ability": Kind(_always, lambda game, inst: ability_actions(game, inst, "start")),
+              "end": Kind(_always, _none)},
+    "scoring": {"ability": Kind(_always, lambda game, inst: ability_actions(game, inst, "scoring")),
+                "end": Kind(_always, _none)},
     "after": {"decline": Kind(_may_decline, _none), "pass": Kind(_always, _none)},
+    "choose": {"choose": Kind(_always, lambda game, inst: decision_actions(game)),
+               "pass": Kind(lambda game, inst: game.turn.decisions[0].trigger.optional, _none)},
 }
-_WHOLE = {"conquer", "final", "ability"}  # kinds whose options are whole actions (conquer lists the finals too)
+ABILITY_PHASE = {"conquer": "conquest", "redeploy": "redeploy", "start": "start", "scoring": "scoring"}
+_WHOLE = {"conquer", "final", "ability", "choose"}  # kinds whose options are whole actions (conquer lists the finals)
 _REGION_KINDS = {"abandon", "conquer", "final", "place", "gather"}
 
 
 def legal_actions(game: Game) -> list[Action]:
     kinds = PHASES.get(game.turn.phase)
-    if not kinds:
+    if not kinds or game.over:
         return []
     inst: RaceInst = game.turn.acting  # type: ignore[assignment]
     out: list[Action] = []
@@ -295,11 +311,12 @@ def _verdict(game: Game, action: Action):
     kind, a, b = action.kind, action.a, action.b
     rule = PHASES.get(game.turn.phase, {}).get(kind)
     inst: RaceInst = game.turn.acting  # type: ignore[assignment]
-    if rule is None or not rule.guard(game, inst):
+    if rule is None or game.over or not rule.guard(game, inst):
         return False
     if kind == "ability":
-        phase = "conquest" if game.turn.phase == "conquer" else "redeploy"
-        return bool(ability_actions(game, inst, phase, action))
+        return bool(ability_actions(game, inst, ABILITY_PHASE[game.turn.phase], action))
+    if kind == "choose":
+        return action.a is None and isinstance(b, tuple) and action in decision_actions(game)
     if b is not None or (kind in _REGION_KINDS and not _region(game, a)) or (kind not in _REGION_KINDS
                                                                             and kind != "pick" and a is not None):
         return False
@@ -331,24 +348,32 @@ def apply_legal(game: Game, action: Action, cost: int | None = None) -> None:
     kind = action.kind
     t = game.turn
     t.runs = 0
+    inst = cast(RaceInst, t.acting)
     if kind == "pick":
         turn.pick(game, cast(int, action.a))
-        return
-    inst = cast(RaceInst, t.acting)
-    if kind == "ability":
+    elif kind == "ability":
         use_ability(game, inst, cast(str, action.a), cast(tuple, action.b))
     elif kind == "end":
         if t.phase == "conquer":
             turn.end_conquests(game)
-        else:
+        elif t.phase == "redeploy":
             turn.end_redeploy(game)
+        else:  # the start or the end of the turn
+            if t.phase == "start":
+                turn.start_of_turn(game)
+            turn.advance(game)
     elif kind == "decline":
         turn.decline(game, inst)
         turn.advance(game)
+    elif kind == "choose":
+        turn.decide(game, cast(tuple, action.b))
     elif kind == "pass":
-        turn.advance(game)
+        turn.decide(game, None) if t.phase == "choose" else turn.advance(game)
     else:
         _apply_to_region(game, inst, kind, cast(int, action.a), cost)
+    after = game.turn
+    if after.decisions and after.phase != "choose" and not game.over:
+        turn.ask(game, (after.phase, after.acting, after.actor))
 
 
 def _apply_to_region(game: Game, inst: RaceInst, kind: str, r: int, cost: int | None) -> None:

@@ -11,13 +11,16 @@ def standing(game: Game, seat: int) -> tuple[int, int]:
 
 
 def ranking(game: Game) -> list[int]:
-    """Seats from first to last; players tied on coins and tokens share the place
-    and are listed in turn order (docs/rulings.md D3)."""
-    return sorted(range(len(game.players)), key=lambda s: (tuple(-x for x in standing(game, s)), s))
+    """Seats from first to last: the player a rule gave the game to (`win the game`), then by
+    standing; players tied on coins and tokens share the place and are listed in turn order
+    (docs/rulings.md D3)."""
+    return sorted(range(len(game.players)), key=lambda s: (s != game.won_by, tuple(-x for x in standing(game, s)), s))
 
 
 def winners(game: Game) -> list[int]:
     """Every seat sharing the victory."""
+    if game.won_by is not None:
+        return [game.won_by]
     best = standing(game, ranking(game)[0])
     return [s for s in range(len(game.players)) if standing(game, s) == best]
 

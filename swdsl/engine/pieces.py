@@ -326,17 +326,16 @@ def return_markers(game: Game, name: str, region: int, pool: str) -> None:
 
 
 def bind_power(game: Game, region: int) -> str | None:
-    """The top power of the market's stack is bound to `region` for the rest of
-    the game: the race holding the region has its rules (no tokens)."""
+    """The top power of the face-down pile (under the visible ones; the discards
+    shuffled in if it is empty) is bound to `region` for the rest of the game:
+    the race holding the region has its rules (no tokens). None if there is none."""
     m = game.market
     visible = game.ruleset.market.visible
-    if len(m.powers) < visible:
+    if len(m.powers) <= visible:
         refill_powers(game)
-    if not m.powers:
+    if len(m.powers) <= visible:
         return None
-    name = m.powers.pop(min(visible, len(m.powers)) - 1)
-    if len(m.powers) < visible:
-        refill_powers(game)
+    name = m.powers.pop(visible)
     game.bound_powers.setdefault(region, []).append(name)
     return name
 

@@ -29,6 +29,7 @@ class Position:
         if players not in ruleset.setups:
             raise PositionError(f"the pack has no setup for {players} players")
         self.game = prepared(ruleset, players, seed, board)
+        self.shown: set[str] = set()  # races and powers a `market` call put on show
         if setup_pieces:
             place_setup_pieces(self.game)
         else:
@@ -60,12 +61,16 @@ class Position:
             if player is None or not 0 <= player < len(g.players):
                 raise PositionError(f"race '{name}' needs a player from 1 to {len(g.players)}")
             column = g.market.columns[rs.column_of(name)]
+            if name in self.shown:
+                raise PositionError(f"race '{name}' is on show in the market given, so no player holds it")
             if name not in column:
                 raise PositionError(f"race '{name}' is already on the table")
             if power is not None and power not in rs.powers:
                 raise PositionError(f"unknown power '{power}'")
             if power is not None and power not in g.market.powers and power not in g.market.discard:
                 raise PositionError(f"power '{power}' is already on the table")
+            if power is not None and power in self.shown:
+                raise PositionError(f"power '{power}' is on show in the market given, so no race holds it")
             p = g.players[player]
             if not declined and p.active is not None:
                 raise PositionError(f"player {player + 1} already has an active race")
@@ -90,12 +95,14 @@ class Position:
 
     def marker(self, region: int, name: str) -> None:
         """A marker from its pool in `region`. It belongs to the player's race holding the region, as
-        if that race had placed it — unless the setup places such pieces: those belong to nobody (R84)."""
+        if that race had placed it — unless the setup places such pieces or they are drawn from a
+        hidden pool: those belong to nobody (R84; a relic drawn from a lair is nobody's)."""
         g = self.game
         if name not in g.ruleset.markers:
             raise PositionError(f"unknown marker '{name}'")
         holder = g.occupant[region]
-        nobodys = holder is None or holder.player is None or name in {pl.marker for pl in g.setup.placements}
+        found = {pl.marker for pl in g.setup.placements} | {m for pool in g.setup.pools.values() for m in pool}
+        nobodys = holder is None or holder.player is None or name in found
         if not pieces.place_marker(g, name, region, None if nobodys else holder):
             raise PositionError(f"no {name} left in the box")
 
@@ -114,6 +121,21 @@ class Position:
             (g.market.powers if power in g.market.powers else g.market.discard).remove(power)
         column[:0] = [race for race, _ in combos]
         g.market.powers[:0] = [power for _, power in combos]
+        self.shown |= {name for combo in combos for name in combo}
+
+    def pile(self, powers: list[str]) -> None:
+        """The powers on top of the face-down pile, in order (under the visible ones)."""
+        g = self.game
+        m, visible = g.market, g.ruleset.market.visible
+        for power in powers:
+            if power not in g.ruleset.powers:
+                raise PositionError(f"unknown power '{power}'")
+            if power in m.powers[:visible]:
+                raise PositionError(f"power '{power}' is on show in the market, not in the pile")
+            if power not in m.powers and power not in m.discard:
+                raise PositionError(f"power '{power}' is already on the table")
+            (m.powers if power in m.powers else m.discard).remove(power)
+        m.powers[visible:visible] = powers
 
     def market_coins(self, coins: list[int]) -> None:
         """Coins lying on the first combos, from the top (taken from the bank)."""
@@ -138,7 +160,8 @@ class Position:
         if phase not in ("conquer", "redeploy"):
             raise PositionError(f"a position starts in the conquer or redeploy phase, not '{phase}'")
         g.current, g.round = current, round
-        g.turn = TurnState(actor=current, queue=[("defend", None), ("score", None), ("after", None), ("next", None)])
+        steps = ["defend", "scoring", "score", "after", "next"]
+        g.turn = TurnState(actor=current, queue=[(step, None) for step in steps])
         active = g.players[current].active
         if active is None:
             g.turn.queue.insert(0, ("main", None))

@@ -267,6 +267,8 @@ VALUES = {v.name: v for v in [
           lambda ctx: sorted([*ctx.game.races.values(), *ctx.game.turn.gone.values()], key=lambda i: i.id)),
     Value("offered", "powers", "the powers of the combos on offer in the market",
           lambda ctx: offered_powers(ctx.game)),
+    Value("combos", "combos", "the combos on offer in the market, as a place to put things: `add N tokens to "
+          "combos`, `place MARKER in combos` (each combo's taker collects what lies on it)", lambda ctx: None),
     Value("here", "region", "in a relic or place: the region it lies in (the one this race holds, if several)",
           _here, per_declaration=True),
 ]}

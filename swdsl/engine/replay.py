@@ -27,19 +27,25 @@ def _id(inst: RaceInst | None) -> int | None:
     return None if inst is None else inst.id
 
 
+def _plain(v: Any) -> Any:
+    return v.id if isinstance(v, RaceInst) else v
+
+
 def snapshot(game: Game) -> dict[str, Any]:
     """Everything that defines the state, persistent and of the turn, in a
     canonical JSON-able form (compiled hooks and caches are not state)."""
     t = game.turn
     return {
         "round": game.round, "current": game.current, "bank": game.bank, "next_id": game.next_id,
+        "won_by": game.won_by,
         "players": [[p.coins, _id(p.active), [d.id for d in p.declined], sorted(p.markers, key=str)]
                     for p in game.players],
         "regions": [[_id(inst), game.tokens[r], sorted(game.markers[r], key=str)]
                     for r, inst in enumerate(game.occupant)],
         "races": sorted(_race(i) for i in game.races.values()),
         "neutrals": sorted((n, i.id) for n, i in game.neutrals.items()),
-        "market": [game.market.columns, game.market.powers, game.market.coins, game.market.discard],
+        "market": [game.market.columns, game.market.powers, game.market.coins, game.market.discard,
+                   game.market.tokens, game.market.pieces],
         "tray": sorted(game.tray.items()), "pools": sorted(game.pools.items()),
         "hidden": sorted(game.hidden.items()), "uses": sorted(map(list, game.uses.items()), key=str),
         "bound_powers": sorted(game.bound_powers.items()), "worn": sorted(game.worn.items()),
@@ -50,7 +56,10 @@ def snapshot(game: Game) -> dict[str, Any]:
                  sorted(_race(i) for i in t.gone.values()), sorted(map(list, t.uses.items()), key=str), t.die,
                  t.conquered, t.abandoned, t.picked, t.declined, sorted(t.gathered), sorted(t.placed),
                  sorted(t.readied.items()),
-                 t.returning, t.depth, t.runs],
+                 t.returning, t.depth, t.runs, sorted(t.resumed),
+                 [[d.trigger.where, d.trigger.source, d.race.id, sorted((k, _plain(v)) for k, v in d.bindings.items())]
+                  for d in t.decisions],
+                 [t.resume[0], _id(t.resume[1]), t.resume[2]] if isinstance(t.resume, tuple) else t.resume],
     }
 
 

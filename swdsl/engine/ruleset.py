@@ -7,6 +7,8 @@ import attrs
 from swdsl.engine.board import Board
 from swdsl.engine.content import Ability, Content, Modifier, Trigger
 
+_LATE = ("times", "at least", "at most")  # modifier operations a fold applies after the others
+
 
 @attrs.frozen
 class Placement:
@@ -114,8 +116,9 @@ class Ruleset:
     rule_mods: dict[str, tuple[Modifier, ...]] = attrs.field(factory=dict)
     rule_triggers: dict[str, tuple[Trigger, ...]] = attrs.field(factory=dict)
     rule_abilities: tuple[Ability, ...] = ()  # offered to every acting race
-    multiplies: bool = False  # some modifier is a `times`: folds order them last
+    reorders: bool = False  # some modifier is a `times`, `at least` or `at most`: folds order them last
     lasting_abilities: bool = False  # some ability works in decline: the player's other races offer theirs
+    ability_phases: frozenset[str] = frozenset()  # the phases some ability is offered in
     modified_stats: frozenset[str] = frozenset()  # stats any content modifies
     wide_events: frozenset[str] = frozenset()  # events some trigger hears for the player's other races
     copied: dict[tuple[str, str], Content] = attrs.field(factory=dict)  # (wearer, original): rules as worn
@@ -136,8 +139,9 @@ class Ruleset:
         self.rule_abilities = tuple(a for rule in self.rules for a in rule.abilities)
         everything = [*self.races.values(), *self.powers.values(), *self.markers.values(), *self.rules]
         self.modified_stats = frozenset(st for c in everything for st in c.modifiers)
-        self.multiplies = any(m.op == "times" for c in everything for ms in c.modifiers.values() for m in ms)
+        self.reorders = any(m.op in _LATE for c in everything for ms in c.modifiers.values() for m in ms)
         self.lasting_abilities = any(a.scope != "active" for c in everything for a in c.abilities)
+        self.ability_phases = frozenset(a.phase for c in everything for a in c.abilities)
         self.wide_events = frozenset(t.event for c in everything for ts in c.triggers.values() for t in ts
                                      if t.audience != "me")
         copiers = {n for c in everything for n in c.copiers}

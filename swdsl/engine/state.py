@@ -107,13 +107,29 @@ class MarketState:
     powers: list[str]
     coins: list[list[int]]
     discard: list[str] = attrs.field(factory=list)
+    tokens: list[list[int]] = attrs.field(factory=list)  # tokens rules put on each combo, for its taker
+    pieces: list[list[list[str]]] = attrs.field(factory=list)  # markers rules put on each combo, for its taker
+
+    def __attrs_post_init__(self) -> None:
+        self.tokens = self.tokens or [[0] * len(c) for c in self.coins]
+        self.pieces = self.pieces or [[[] for _ in c] for c in self.coins]
 
     def banners(self) -> list[str]:
         return [b for column in self.columns for b in column]
 
     def copy(self) -> MarketState:
         return MarketState([list(c) for c in self.columns], list(self.powers), [list(c) for c in self.coins],
-                           list(self.discard))
+                           list(self.discard), [list(c) for c in self.tokens],
+                           [[list(p) for p in c] for c in self.pieces])
+
+
+@attrs.frozen
+class Decision:
+    """A trigger that chooses, waiting for its race's player (turn.py `ask`)."""
+
+    trigger: Trigger
+    race: RaceInst
+    bindings: dict[str, Any] = attrs.field(eq=False)
 
 
 @attrs.frozen
@@ -133,7 +149,7 @@ class TurnState:
     """What the current turn keeps while it runs; a new turn starts a new one
     (only `phase`, the acting seat and the steps carry the turn forward)."""
 
-    phase: str = "pick"  # pick | conquer | redeploy | defend | after | over
+    phase: str = "pick"  # start | pick | conquer | redeploy | defend | scoring | after | choose | over
     actor: int = 0  # the seat deciding now
     acting: RaceInst | None = None  # the race acting now
     queue: list[tuple[str, RaceInst | None]] = attrs.field(factory=list)  # the turn's steps still to run
@@ -151,6 +167,10 @@ class TurnState:
     returning: list[tuple[str, int]] = attrs.field(factory=list)  # markers going back to their owners
     depth: int = 0  # triggers running inside triggers
     runs: int = 0  # triggers run in the current action (pack.yaml `budgets: trigger_runs`)
+    resumed: set[int] = attrs.field(factory=set)  # races given a second conquest step this turn
+    decisions: list[Decision] = attrs.field(factory=list)  # triggers waiting for their player's choice
+    # what the turn returns to once they are made: "queue" (its next step) or (phase, acting, actor)
+    resume: Any = None
 
 
 @attrs.define(eq=False)
@@ -184,14 +204,15 @@ class Game:
     # the game's history of coins: (seat, change, why), `cause` naming what moves them now
     ledger: list[tuple[int, int, str]] = attrs.field(factory=list)
     cause: str = "setup"
+    won_by: int | None = None  # the seat a rule gave the game to (`win the game`)
 
     @property
     def over(self) -> bool:
-        return self.turn.phase == "over"
+        return self.turn.phase == "over" or self.won_by is not None
 
     @property
     def phase(self) -> str:
-        return self.turn.phase
+        return "over" if self.over else self.turn.phase
 
     @property
     def acting(self) -> RaceInst | None:
@@ -240,9 +261,15 @@ class Game:
         rng.setstate(self.rng.getstate())
         players = [Player(p.seat, p.coins, same(p.active), [same(d) for d in p.declined],  # type: ignore[misc]
                           list(p.markers)) for p in self.players]
+        def bound(b: dict[str, Any]) -> dict[str, Any]:
+            return {k: same(v) if isinstance(v, RaceInst) else v for k, v in b.items()}
+
+        resume = (t.resume[0], same(t.resume[1]), t.resume[2]) if isinstance(t.resume, tuple) else t.resume
         turn = TurnState(t.phase, t.actor, same(t.acting), [(s, same(i)) for s, i in t.queue], list(t.log), gone,
                          dict(t.uses), t.die, t.conquered, t.abandoned, t.picked, t.declined, set(t.gathered),
-                         set(t.placed), dict(t.readied), list(t.returning), t.depth, t.runs)
+                         set(t.placed), dict(t.readied), list(t.returning), t.depth, t.runs, set(t.resumed),
+                         [Decision(d.trigger, same(d.race), bound(d.bindings)) for d in t.decisions],  # type: ignore[arg-type]
+                         resume)
         return Game(self.ruleset, self.setup, self.board, self.seed, rng, players, self.market.copy(), self.bank,
                     dict(self.tray), dict(self.pools), {k: list(v) for k, v in self.hidden.items()},
                     [same(i) for i in self.occupant], list(self.tokens), [list(m) for m in self.markers], races,
@@ -250,4 +277,4 @@ class Game:
                     dict(self.uses), {r: list(v) for r, v in self.bound_powers.items()}, dict(self.worn),
                     dict(self.vars),
                     {k: list(v) for k, v in self.script.items()}, list(self.actions), turn, list(self.ledger),
-                    self.cause)
+                    self.cause, self.won_by)

@@ -8,10 +8,12 @@ Fold order (documented in docs/architecture.md):
   4. content the race holds through its regions (holdings.py: relics, places,
      bound powers), each in the race's current state like its own;
   5. every "times" modifier, in the same order;
-  6. the stat's own floor and cap (conquest.cost ≥ 1).
+  6. every "at least" and "at most" modifier: bounds on the final value;
+  7. the stat's own floor and cap (conquest.cost ≥ 1).
 A "by" modifier adds, a "set" modifier replaces, a "times" modifier multiplies
 (after all the others, so doubling a region's coins doubles every bonus); each
-may carry its own floor and cap, applied right after it.
+may carry its own floor and cap, applied right after it. "at least N" is what a
+designer reads as "never below N, whatever else applies".
 
 Protection: where the defender shields a region (`region.shielded`), the
 attacker's own modifiers that favour it — as the stat's `favours` says — are
@@ -21,6 +23,7 @@ every step.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -107,6 +110,12 @@ STATS = {s.name: s for s in [
          "race", _const(1), _TARGET, floor=1),
     Stat("redeploy.vacate", "whether the race must empty `target` when it redeploys", "bool", "false",
          "race", _const(False), _TARGET),
+    Stat("combo.fee", "coins a player taking a combo below this one puts on it (or pays the bank for it); asked of "
+         "the combo: its race and power as if on the table, with no region", "int", "1", "the combo", _const(1),
+         {"row": "int"}, floor=0),
+    Stat("redeploy.gather", "whether the race may take tokens back into hand from `target` when it redeploys "
+         "(`gather`): a rule may forbid moving troops, or allow it only from some regions", "bool", "true",
+         "race", _const(True), _TARGET),
 ]}
 
 _BOUNDED = frozenset(n for n, s in STATS.items() if s.floor is not None or s.cap is not None)
@@ -147,12 +156,12 @@ def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, A
         ctx = Ctx(game, inst, b)
         favoured = _FAVOURED.get(STATS[stat].favours) if "region.shielded" in rs.modified_stats else None
         shield = favoured is not None and shielded(game, inst, b.get("target"))
-        for m in sorted(mods, key=_times_last) if rs.multiplies else mods:
+        for m in sorted(mods, key=_late) if rs.reorders else mods:
             if m.when is not None and not m.when(ctx):
                 continue
             before = value
             v = m.value(ctx)
-            value = value + v if m.op == "by" else value * v if m.op == "times" else v
+            value = _OPS[m.op](value, v)
             bounded = ""
             if m.floor is not None and value < (f := m.floor(ctx)):
                 value, bounded = f, f" (floor {f})"
@@ -179,8 +188,15 @@ def _bounded(entry: Stat, value: Any, parts: list | None) -> Any:
     return value
 
 
-def _times_last(m: Modifier) -> bool:
-    return m.op == "times"
+_OPS: dict[str, Callable[[Any, Any], Any]] = {
+    "by": lambda value, v: value + v, "set": lambda value, v: v, "times": lambda value, v: value * v,
+    "at least": max, "at most": min}
+_ORDER = {"by": 0, "set": 0, "times": 1, "at least": 2, "at most": 2}
+
+
+def _late(m: Modifier) -> int:
+    """by and set in the order written, then every times, then the final bounds."""
+    return _ORDER[m.op]
 
 
 _CONSTANT = {n: _bounded(s, s.base.constant, None) for n, s in STATS.items()
@@ -304,6 +320,8 @@ class Explanation:
                 parts.append(f"{source} {v}" if not parts else f"{source} sets {v}")
             elif op == "times":
                 parts.append(f"×{v} {source}")
+            elif op in ("at least", "at most"):
+                parts.append(f", {op} {v} {source}")
             else:
                 parts.append(f"{'+' if v >= 0 else '-'}{abs(v)} {source}")
         return f"{self.stat} {self.value} = " + " ".join(parts).replace(" ,", ",")

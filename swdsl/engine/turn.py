@@ -11,8 +11,9 @@ only; a declined race that plays does so first (R66).
 
 from __future__ import annotations
 
-from swdsl.engine import chance
-from swdsl.engine.events import fire, player_races
+from swdsl.engine import chance, market
+from swdsl.engine.entries import Ctx
+from swdsl.engine.events import fire, player_races, run_trigger
 from swdsl.engine.holdings import held_content
 from swdsl.engine.pieces import (
     enter,
@@ -202,23 +203,50 @@ def begin_turn(game: Game) -> None:
     if p.active is not None:
         ready_troops(game, p.active)
         p.active.turns += 1
-    for inst in races:
+    game.turn.queue = [("start", None)]
+    game.turn.queue += [("play", inst) for inst in p.declined if value(game, "race.plays", inst)]
+    game.turn.queue += [("main", None), ("defend", None), ("scoring", None), ("score", None), ("after", None),
+                        ("next", None)]
+    advance(game)
+
+
+def start_of_turn(game: Game) -> None:
+    """The `turn.start` triggers of the player's races (after any `during start` ability)."""
+    for inst in player_races(game, game.current):
         fire(game, "turn.start", inst)
         inst.lost.clear()
-    game.turn.queue = [("play", inst) for inst in p.declined if value(game, "race.plays", inst)]
-    game.turn.queue += [("main", None), ("defend", None), ("score", None), ("after", None), ("next", None)]
-    advance(game)
+
+
+def _offers(game: Game, inst: RaceInst | None, phase: str) -> bool:
+    """Does `inst` have an ability of `phase` it could use now? (Only asked when some content has one.)"""
+    from swdsl.engine.legal import ability_actions
+
+    return inst is not None and phase in game.ruleset.ability_phases and bool(ability_actions(game, inst, phase))
 
 
 def advance(game: Game) -> None:
     """Run automatic steps until a player must decide (or the game is over)."""
     turn = game.turn
-    while turn.queue:
+    while turn.queue and not game.over:
+        if turn.decisions and ask(game, "queue"):
+            return
         step, inst = turn.queue.pop(0)
         seat = game.current
         p = game.players[seat]
         turn.actor = seat
-        if step == "play":
+        if step == "start":
+            if _offers(game, p.active, "start"):
+                turn.phase, turn.acting = "start", p.active
+                return
+            start_of_turn(game)
+            continue
+        if step == "scoring":
+            inst = p.active or (p.declined[-1] if turn.declined and p.declined else None)
+            if _offers(game, inst, "scoring"):
+                turn.phase, turn.acting = "scoring", inst
+                return
+            continue
+        if step in ("play", "again"):  # a declined race's own turn, or a second conquest step
             if inst is None or inst.id not in game.races:
                 continue
             ready_troops(game, inst)
@@ -251,6 +279,44 @@ def advance(game: Game) -> None:
         if step == "next":
             next_turn(game)
             return
+
+
+# ---- decisions: triggers that ask their player ------------------------------------------
+
+
+def ask(game: Game, resume) -> bool:
+    """Pause the turn on the first waiting decision that has a choice to make (a race
+    gone, or nothing to choose from, drops it); `resume` is what follows once every
+    decision is made: "queue" (the turn's next step) or (phase, acting, actor)."""
+    from swdsl.engine.legal import decision_actions
+
+    t = game.turn
+    while t.decisions:
+        d = t.decisions[0]
+        if d.race.id in game.races and d.race.player is not None and decision_actions(game):
+            if t.phase != "choose":
+                t.resume = resume
+            t.phase, t.acting, t.actor = "choose", d.race, d.race.player
+            return True
+        t.decisions.pop(0)
+    return False
+
+
+def decide(game: Game, choices: tuple | None) -> None:
+    """The player's choice for the first waiting decision (None: they pass); its
+    effects run, then the next decision is asked or the turn resumes."""
+    t = game.turn
+    d = t.decisions.pop(0)
+    if choices is not None:
+        run_trigger(game, d.trigger, Ctx(game, d.race, {**d.bindings,
+                                                         **{c.name: v for c, v in zip(d.trigger.choose, choices)}}))
+    if ask(game, None):
+        return
+    resume, t.resume = t.resume, None
+    if resume == "queue":
+        advance(game)
+    else:
+        t.phase, t.acting, t.actor = resume
 
 
 def start_conquests(game: Game, inst: RaceInst) -> None:
@@ -349,29 +415,33 @@ def next_turn(game: Game) -> None:
         game.round += 1
         if game.round > game.setup.rounds:
             game.round = game.setup.rounds
-            game.turn.phase, game.turn.acting, game.turn.queue = "over", None, []
+            finish(game)
             return
     begin_turn(game)
 
 
+def finish(game: Game, winner: int | None = None) -> None:
+    """The game ends: after the last round, or at once when a rule gives `winner` the game."""
+    if winner is not None and game.won_by is None:
+        game.won_by = winner
+    game.turn.phase, game.turn.acting, game.turn.queue = "over", None, []
+
+
 def pick(game: Game, offer: int) -> None:
     """core-rules §3: the combo in row k costs k coins, one on each combo above
-    it (or to the bank); the taker collects the coins lying on it; banner +
-    badge tokens; its column and the power column slide up."""
+    it (their `combo.fee`), or to the bank; banner + badge tokens; the taker
+    collects what lies on the combo; its column and the power column slide up."""
     seat = game.current
     m = game.market
     column, row, _, _ = game.visible_combos()[offer]
-    coins = m.coins[column]
     game.cause = "the market"
     if game.ruleset.market.payment == "bank":
-        pay(game, seat, row)
+        pay(game, seat, market.price(game, column, row))
     else:
         for i in range(row):
-            move_coins(game, seat, -1)
-            coins[i] += 1
-    move_coins(game, seat, coins[row])
-    del coins[row]
-    coins.append(0)
+            fee = market.fee(game, column, i)
+            move_coins(game, seat, -fee)
+            m.coins[column][i] += fee
     race = game.ruleset.races[m.columns[column].pop(row)]
     power = game.ruleset.powers[m.powers.pop(row)]
     if len(m.powers) < game.ruleset.market.visible:
@@ -379,6 +449,7 @@ def pick(game: Game, offer: int) -> None:
     inst = new_race(game, race, power, seat)
     game.players[seat].active = inst
     inst.hand = take_from_tray(game, inst, value(game, "tokens.granted", inst))
+    market.collect(game, column, row, inst)
     inst.turns = 1
     game.turn.picked = True
     fire(game, "combo.picked", inst)

@@ -29,6 +29,10 @@ MODIFIER_OPS = {
     "by": "adds to the value",
     "set": "replaces the value",
     "times": "multiplies the value; every `times` applies after all `by` and `set` modifiers",
+    "at least": "a floor on the final value: applies after every other modifier of every layer (`by`, `set`, "
+                "`times`), whoever wrote them — unlike a modifier's own `floor`, which bounds only the value "
+                "right after that modifier",
+    "at most": "a cap on the final value, after every other modifier of every layer",
 }
 
 POOLS = {
@@ -37,8 +41,13 @@ POOLS = {
 }
 
 PHASES = {
+    "start": "the start of the player's turn: after the active race readied its troops, before the `turn.start` "
+             "triggers run (`end` goes on); offered only when such an ability can be used",
     "conquest": "the conquest step of the race's turn (abilities offered beside conquests)",
     "redeploy": "the redeployment step, after conquests",
+    "scoring": "the end of the turn, after the redeployment or the decline, before the turn is scored (`end` "
+               "goes on); offered only when such an ability can be used — to the active race, or to the race "
+               "that just declined",
 }
 
 LIMIT_PERIODS = {"turn": "reset at the start of each of the owner's turns", "game": "never reset"}

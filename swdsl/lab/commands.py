@@ -9,6 +9,7 @@ import sys
 from contextlib import contextmanager
 from pathlib import Path
 
+import attrs
 import click
 
 
@@ -67,7 +68,9 @@ def _job(refs: list[str], players: int, seed: int, bots: str, **kw):
 def _play(job, games: int, jobs: int, scheduler: str | None, label: str):
     """Run the games with a progress bar on a terminal's stderr; Ctrl-C gives the
     games finished so far (the run is marked partial)."""
+    from swdsl.cli import _show
     from swdsl.lab.executors import MissingExtra, SchedulerError
+    from swdsl.saves import SaveProblem
     from swdsl.sim import simulate as run
 
     with _progress(games, label) as progress:
@@ -81,6 +84,9 @@ def _play(job, games: int, jobs: int, scheduler: str | None, label: str):
             click.echo(f"{click.get_current_context().command_path}: SW331 {err}", err=True)
             click.echo("      hint: start one with `dask scheduler` and workers with `dask worker ADDRESS`, "
                        "or leave out --scheduler", err=True)
+            sys.exit(1)
+        except SaveProblem as err:
+            _show([err.diagnostic], {})
             sys.exit(1)
 
 
@@ -143,13 +149,21 @@ def _warn_no_conquest(out: dict) -> None:
 def simulate(players, games, seed, bots, jobs, scheduler, packs, fmt, check_invariants, save_dir, trace) -> None:
     """Play games with bots and report wins, scores and speed."""
     from swdsl.cli import _display, _packs_arg
+    from swdsl.files import describe
+    from swdsl.packs.identity import saved_packs
     from swdsl.sim import summary
 
     refs = _packs_arg(packs)
     job, rs = _job(refs, players, seed, bots, check_invariants=check_invariants, save_dir=save_dir, trace=trace)
     if save_dir:
         folder = Path(save_dir)
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            click.echo(f"{save_dir}:1:1: SW310 cannot make the folder for saved games: {describe(err)}", err=True)
+            click.echo("      hint: choose a --save-dir you can write", err=True)
+            sys.exit(1)
+        job = attrs.evolve(job, saved_packs=json.dumps(saved_packs(refs, folder)))
         clash = [f for i in range(games) if (f := folder / f"game-{seed}-{i:05d}.json").exists()]
         if clash:
             click.echo(f"{_display(clash[0])}:1:1: SW301 a saved game would be overwritten "

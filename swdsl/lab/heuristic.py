@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from typing import cast
 
+from swdsl.engine import market
 from swdsl.engine import turn as engine_turn
 from swdsl.engine.errors import ContentError
 from swdsl.engine.legal import DECLINE, END, PASS, Action, apply_legal, legal_actions
@@ -102,8 +103,8 @@ class Tactics:
 
         def worth(a: Action) -> float:
             column, row, race, power = offers[cast(int, a.a)]
-            return (rs.races[race].tokens + rs.powers[power].tokens + game.market.coins[column][row] - row
-                    + self.rng.random() * 0.01)
+            return (rs.races[race].tokens + rs.powers[power].tokens + game.market.coins[column][row]
+                    + game.market.tokens[column][row] - market.price(game, column, row) + self.rng.random() * 0.01)
         return max(actions, key=worth)
 
     def conquer(self, game: Game, actions: list[Action]) -> Action:

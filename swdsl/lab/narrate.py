@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from typing import cast
 
+from swdsl.engine import market
 from swdsl.engine.legal import Action, apply, held_abilities
 from swdsl.engine.replay import actions_of
 from swdsl.engine.ruleset import Ruleset
@@ -101,7 +102,7 @@ class Narrator:
         kind = action.kind
         if kind == "pick":
             column, row, race, power = game.visible_combos()[cast(int, action.a)]
-            return {"row": row, "lying": game.market.coins[column][row]}
+            return {"row": row, "price": market.price(game, column, row), "lying": game.market.coins[column][row]}
         if kind in ("conquer", "final") and inst is not None:
             r: int = action.a  # type: ignore[assignment]
             defender = game.occupant[r]
@@ -126,8 +127,8 @@ class Narrator:
 
     def _pick(self, game: Game, action: Action) -> None:
         inst = game.players[self.seat].active
-        row, lying = self.note["row"], self.note["lying"]
-        paid = f"pays {row} coin{'s' if row != 1 else ''}" if row else "free"
+        row, price, lying = self.note["row"], self.note["price"], self.note["lying"]
+        paid = f"pays {price} coin{'s' if price != 1 else ''}" if price else "free"
         took = f", takes {lying} coin{'s' if lying != 1 else ''} lying on it" if lying else ""
         name = inst.name if inst else "?"
         self.say(f"picks {name} at position {row + 1} ({paid}{took}): {inst.hand if inst else 0} tokens")

@@ -140,10 +140,19 @@ class Effect:
 
 
 @node
+class Options:
+    """`[tokens, coins]` in `choose bonus: [tokens, coins]`: a choice among words."""
+
+    names: tuple[str, ...]
+    span: Span
+
+
+@node
 class Choose:
     name: str
-    selection: Expr
+    selection: Expr | Options
     span: Span
+    optional: bool = False  # `may choose`: the player may also pass (triggers only)
 
 
 # ---- declaration items ---------------------------------------------------------
@@ -192,16 +201,17 @@ class Trigger:
     audience: Name | None  # `by ours`: the event may happen to any race of the player
     when: Expr | None
     scope: Scope | None
-    effects: tuple[Effect, ...]
+    steps: tuple[Choose | Effect, ...]  # chooses first, then effects
     span: Span
 
 
 @node
 class Limit:
-    count: int
-    per: Name
+    count: int | None  # None: `unlimited "why"`
+    per: Name | None
     key: Name | None
     span: Span
+    reason: str = ""  # why an unlimited ability cannot be used forever
 
 
 @node

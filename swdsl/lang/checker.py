@@ -163,7 +163,7 @@ class Checker(Typer):
         env = _Env(d, dict(event.bindings), variables)
         if t.when is not None:
             self.expect(env, t.when, "bool")
-        self.effects(env, t.effects)
+        self.steps(env, t.steps, "a trigger")
 
     def check_ability(self, d: ast.Decl, a: ast.Ability, variables) -> None:
         self._scope(d, a.scope)
@@ -176,35 +176,50 @@ class Checker(Typer):
         elif a.phase.text not in V.PHASES:
             self.error(d.path, a.phase.span, "SW152", f"unknown phase '{a.phase.text}'",
                        did_you_mean(a.phase.text, V.PHASES) or "phases: " + ", ".join(V.PHASES))
-        if a.limit is not None:
+        if a.limit is None or a.limit.per is None and not a.limit.reason:
+            self.error(d.path, a.limit.span if a.limit else a.span, "SW154", f"ability '{a.name}' has no limit",
+                       "add `once per turn` or `N times per turn`; or, when something else stops it (each use "
+                       "spends a token from the hand…), say what: `unlimited \"each use spends a token\"`")
+        elif a.limit.per is not None:
             if a.limit.per.text not in V.LIMIT_PERIODS:
                 self.error(d.path, a.limit.per.span, "SW153", f"unknown limit period '{a.limit.per.text}'",
                            did_you_mean(a.limit.per.text, V.LIMIT_PERIODS) or "use `per turn` or `per game`")
             if a.limit.key is not None and a.limit.key.text not in V.LIMIT_KEYS:
                 self.error(d.path, a.limit.key.span, "SW153", f"unknown limit key '{a.limit.key.text}'",
                            did_you_mean(a.limit.key.text, V.LIMIT_KEYS) or "use `per owner`")
-        else:
-            self.warn(d.path, a.span, "SW154", f"ability '{a.name}' has no limit",
-                      "an unlimited ability can be used again and again; add `once per turn` or `N times per turn`")
         env = _Env(d, {}, variables)
         if a.when is not None:
             self.expect(env, a.when, "bool")
         chooses = [s for s in a.steps if isinstance(s, ast.Choose)]
-        if len(chooses) > MAX_CHOICES:
-            self.error(d.path, chooses[MAX_CHOICES].span, "SW155", f"an ability chooses at most {MAX_CHOICES} things")
         if a.limit is not None and a.limit.key is not None and not chooses:
             self.error(d.path, a.limit.span, "SW153", "`per owner` needs a `choose` of a region")
-        for step in a.steps:
-            if isinstance(step, ast.Choose):
+        for c in chooses:
+            if c.optional:
+                self.error(d.path, c.span, "SW157", "`may choose` belongs to triggers: using an ability is "
+                           "already the player's choice", "write `choose`")
+        self.steps(env, a.steps, "an ability")
+
+    def steps(self, env: _Env, steps: tuple, what: str) -> None:
+        """`choose` steps (of an ability, or of a trigger asking its player) bind their names for the
+        effects; the engine makes every choice before any effect runs."""
+        chooses = [s for s in steps if isinstance(s, ast.Choose)]
+        if len(chooses) > MAX_CHOICES:
+            self.error(env.decl.path, chooses[MAX_CHOICES].span, "SW155",
+                       f"{what} chooses at most {MAX_CHOICES} things")
+        for step in steps:
+            if not isinstance(step, ast.Choose):
+                self.effects(env, (step,))
+            elif isinstance(step.selection, ast.Options):
+                self.out.resolved[id(step)] = ("options",)
+                env = env.bind(step.name, "option", step.selection.names)
+            else:
                 t = self.expr(env, step.selection)
                 if t not in ("regions", "players", "powers", "?"):
-                    self.error(d.path, step.selection.span, "SW156",
+                    self.error(env.decl.path, step.selection.span, "SW156",
                                f"choose from regions, players or powers, not {described(t)}")
                     t = "regions"
                 self.out.resolved[id(step)] = (t,)
                 env = env.bind(step.name, ELEMENT.get(t, "region"))
-            else:
-                self.effects(env, (step,))
 
     # ---- effects
     def effects(self, env: _Env, effects: tuple[ast.Effect, ...], depth: int = 0) -> None:

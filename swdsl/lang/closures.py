@@ -175,6 +175,9 @@ class ExprCompiler:
             test = lambda ctx: fn(ctx, subject(ctx))  # noqa: E731
         elif kind in ("terrain_is", "terrain_in", "symbol"):
             test = _looks_like(subject, res[-1], region=res[0] == "symbol" or res[1] == "region")
+        elif kind == "option_in":
+            words = res[1]
+            test = lambda ctx: subject(ctx) in words  # noqa: E731
         elif kind == "equal":
             arg = self.expr(e.operand)
             test = lambda ctx: subject(ctx) == arg(ctx)  # noqa: E731

@@ -59,9 +59,11 @@ class Compiler(ExprCompiler):
                 m = self.modifier(d, item)
                 mods.setdefault(m.stat, []).append(m)
             elif isinstance(item, ast.Trigger):
+                chooses, effects = self.chooses(item.steps)
                 t = Trigger(item.event.text, self.opt(item.when), item.scope.kind if item.scope else "active",
-                            self.block(item.effects), d.name, item.audience.text if item.audience else "me",
-                            self.where(item.span))
+                            self.block(tuple(effects)), d.name, item.audience.text if item.audience else "me",
+                            self.where(item.span), tuple(chooses),
+                            any(s.optional for s in item.steps if isinstance(s, ast.Choose)))
                 trigs.setdefault(t.event, []).append(t)
             elif isinstance(item, ast.Ability):
                 abilities.append(self.ability(d, item))
@@ -78,23 +80,29 @@ class Compiler(ExprCompiler):
         return Modifier(m.stat.text, m.op, self.expr(m.value), when, self.opt(m.floor), self.opt(m.cap),
                         m.scope.kind if m.scope else "active", d.name, d.kind, self.where(m.span))
 
-    def ability(self, d: ast.Decl, a: ast.Ability) -> Ability:
-        chooses = []
-        effects = []
-        for step in a.steps:
-            if isinstance(step, ast.Choose):
+    def chooses(self, steps: tuple) -> tuple[list[Choice], list[ast.Effect]]:
+        """The choices of an ability or a trigger, and its effects."""
+        chooses, effects = [], []
+        for step in steps:
+            if not isinstance(step, ast.Choose):
+                effects.append(step)
+            elif isinstance(step.selection, ast.Options):
+                chooses.append(_words(step.name, step.selection.names))
+            else:
                 options, is_option = self.options(step.selection), self.is_option(step.selection)
                 kind = self.res.get(id(step), ("regions",))[0]
                 if kind == "regions":
                     options, is_option = _unshielded(options, is_option)
                 chooses.append(Choice(step.name, ELEMENT.get(kind, "region"), options, is_option))
-            else:
-                effects.append(step)
+        return chooses, effects
+
+    def ability(self, d: ast.Decl, a: ast.Ability) -> Ability:
+        chooses, effects = self.chooses(a.steps)
         limit = a.limit
         return Ability(
             key=f"{self.key_prefix}{d.name}/{a.name}", name=a.name, source=d.name,
             phase=a.phase.text if a.phase else "conquest",
-            limit=limit.count if limit else None, per=limit.per.text if limit else None,
+            limit=limit.count if limit else None, per=limit.per.text if limit and limit.per else None,
             per_owner=bool(limit and limit.key), when=self._pieces_left(self.opt(a.when), effects),
             scope=a.scope.kind if a.scope else "active", choose=tuple(chooses), run=self.block(tuple(effects)),
             where=self.where(a.span),
@@ -196,6 +204,11 @@ class Compiler(ExprCompiler):
                 raise ContentError(where, "SW500", str(err), "raise the budget in pack.yaml `budgets:` if this is "
                                    "meant, or bound the value") from None
         return bound
+
+
+def _words(name: str, words: tuple[str, ...]) -> Choice:
+    """`choose NAME: [a, b]`: a choice among words."""
+    return Choice(name, "option", lambda ctx: list(words), lambda ctx, v: v in words)
 
 
 def _unshielded(options, is_option):

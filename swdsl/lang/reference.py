@@ -41,7 +41,8 @@ def render() -> str:
     lines += _table(("event", "when", "bindings", "runs for"),
                     [(f"`{e.name}`", e.doc, _bindings(e.bindings), e.audience) for e in V.EVENTS.values()])
     lines += ["### Stats", "", ("Folded in this order: base, edition rules, the race, its power, content it "
-              "holds (relics, places, bound powers), then every `times`, then the stat's floor and cap."), ""]
+              "holds (relics, places, bound powers), then every `times`, then every `at least` and `at most`, "
+              "then the stat's floor and cap."), ""]
     lines += _table(("stat", "what", "type", "base", "whose modifiers", "bindings"),
                     [(f"`{s.name}`", s.doc + (f" (floor {s.floor})" if s.floor is not None else "")
                       + (f" (cap {s.cap})" if s.cap is not None else ""), s.type,

@@ -91,6 +91,12 @@ class ToAst(Transformer):
     def mod_times(self, meta, _):
         return "times"
 
+    def mod_at_least(self, meta, _):
+        return "at least"
+
+    def mod_at_most(self, meta, _):
+        return "at most"
+
     def when(self, meta, c):
         return ("when", c[0])
 
@@ -108,10 +114,13 @@ class ToAst(Transformer):
 
     def trigger(self, meta, children):
         event, *rest = children
-        effects = rest.pop()
+        body = rest.pop()
         opts = dict(rest)
         return ast.Trigger(event=event, audience=opts.get("audience"), when=opts.get("when"), scope=opts.get("scope"),
-                           effects=_effect_tuple(effects), span=self._span(meta))
+                           steps=body if isinstance(body, tuple) else (body,), span=self._span(meta))
+
+    def steps(self, meta, children):
+        return tuple(children)
 
     def audience(self, meta, c):
         return ("audience", ast.Name(text=str(c[0]), span=self._span(c[0])))
@@ -131,8 +140,11 @@ class ToAst(Transformer):
                            scope=opts.get("scope"), steps=tuple(steps), span=self._span(meta))
 
     def limit(self, meta, children):
-        count = 1
         rest = list(children)
+        if rest[0].type == "STRING":
+            return ("limit", ast.Limit(count=None, per=None, key=None, span=self._span(meta),
+                                       reason=str(rest[0])[1:-1].strip()))
+        count = 1
         if isinstance(rest[0], Token) and rest[0].type == "INT":
             count = int(rest.pop(0))
         per = ast.Name(text=str(rest[0]), span=self._span(rest[0]))
@@ -147,6 +159,12 @@ class ToAst(Transformer):
 
     def choose(self, meta, c):
         return ast.Choose(name=str(c[0]), selection=c[1], span=self._span(meta))
+
+    def options(self, meta, c):
+        return ast.Options(names=tuple(c[0]), span=self._span(meta))
+
+    def may_choose(self, meta, c):
+        return ast.Choose(name=str(c[0]), selection=c[1], span=self._span(meta), optional=True)
 
     def var_decl(self, meta, children):
         init, reset = 0, None

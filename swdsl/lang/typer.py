@@ -43,17 +43,20 @@ class Checked:
 
 
 class _Env:
-    def __init__(self, decl: ast.Decl, bindings: dict[str, str], variables: dict[str, str], it: str | None = None):
+    def __init__(self, decl: ast.Decl, bindings: dict[str, str], variables: dict[str, str], it: str | None = None,
+                 words: dict[str, tuple[str, ...]] | None = None):
         self.decl = decl
         self.bindings = bindings
         self.variables = variables
         self.it = it
+        self.words = words or {}  # the words an `option` binding may hold (`choose bonus: [tokens, coins]`)
 
     def inner(self, it: str) -> _Env:
-        return _Env(self.decl, self.bindings, self.variables, it)
+        return _Env(self.decl, self.bindings, self.variables, it, self.words)
 
-    def bind(self, name: str, type_: str) -> _Env:
-        return _Env(self.decl, {**self.bindings, name: type_}, self.variables, self.it)
+    def bind(self, name: str, type_: str, words: tuple[str, ...] = ()) -> _Env:
+        return _Env(self.decl, {**self.bindings, name: type_}, self.variables, self.it,
+                    {**self.words, name: words} if words else self.words)
 
 
 ELEMENT = {"regions": "region", "players": "player", "races": "race", "powers": "power"}
@@ -231,6 +234,10 @@ class Typer:
             arg = e.operand
             if isinstance(arg, ast.Ref) and arg.name in STATES.get(st, {}) and arg.name not in env.bindings \
                     and arg.name not in env.variables:
+                if st == "region" and arg.name in self.names.terrains:
+                    self.warn(path, arg.span, "SW144", f"'is {arg.name}' tests the state '{arg.name}', not the "
+                              f"terrain '{arg.name}'", f"for the terrain write `terrain of … is {arg.name}` "
+                              f"(inside `where`: `terrain is {arg.name}`)")
                 return self.resolve(e, ("state", st, arg.name), "bool")
             if isinstance(arg, ast.Ref) and st in ("region", "terrain") and arg.name in self.names.terrains:
                 return self.resolve(e, ("terrain_is", st, arg.name, self.names.like(arg.name)), "bool")
@@ -250,6 +257,13 @@ class Typer:
             if at != "?" and at != st:
                 self.error(path, e.span, "SW103", f"cannot compare {described(st)} with {described(at)}")
             return self.resolve(e, ("equal", st), "bool")
+        if e.kind == "in" and st == "option":
+            words = env.words.get(e.subject.name, ()) if isinstance(e.subject, ast.Ref) else ()
+            for n in e.names:
+                if words and n not in words:
+                    self.error(path, e.span, "SW158", f"'{n}' is not one of the choices",
+                               did_you_mean(n, words) or "the choices: " + ", ".join(words))
+            return self.resolve(e, ("option_in", frozenset(e.names)), "bool")
         if e.kind == "in":
             if st not in ("region", "terrain"):
                 self.error(path, e.span, "SW103", f"`in [...]` lists terrains; {described(st)} has no terrain")
@@ -307,4 +321,4 @@ def described(t: str) -> str:
     return {"int": "a number", "bool": "a condition", "region": "a region", "regions": "a set of regions",
             "race": "a race", "player": "a player", "players": "a set of players", "terrain": "a terrain",
             "races": "a set of races", "power": "a power", "powers": "a set of powers",
-            "?": "something unknown"}.get(t, t)
+            "option": "one of a choice's words", "combos": "the combos on offer", "?": "something unknown"}.get(t, t)

@@ -21,6 +21,7 @@ from swdsl.lang import ast
 from swdsl.lang.checker import PackNames, check, unused_markers
 from swdsl.lang.compiler import compile_copies, compile_decls
 from swdsl.lang.parser import parse_source
+from swdsl.packs.first_conquest import first_conquest_warnings
 from swdsl.packs.maps import load_map
 from swdsl.packs.yamlnodes import Reader
 from swdsl.resources import bundled_packs_dir
@@ -386,6 +387,7 @@ def load_packs(refs: list[str]) -> LoadedPack:
             budgets=Budgets(**{k: v for m in manifests for k, v in m.budgets.items()}),
             terrains=frozenset(names.terrains), symbols=frozenset(names.symbols),
         )
+        diags.extend(first_conquest_warnings(ruleset, manifests))
         if first is not None and not ruleset.setups:
             diags.append(Diagnostic(str(first.path / "pack.yaml"), Span(), "SW231", "no setup for any player count",
                                     "add `setup:` with at least one player count", "warning"))
@@ -396,7 +398,7 @@ def _tag_words(d: ast.Decl) -> set[str]:
     """Tags a declaration gives races for a turn (`tag RACE with NAME`)."""
     out: set[str] = set()
     stack = [s for i in d.items if isinstance(i, (ast.Trigger, ast.Ability))
-             for s in (i.effects if isinstance(i, ast.Trigger) else i.steps)]
+             for s in i.steps]
     while stack:
         e = stack.pop()
         if isinstance(e, ast.Effect):

@@ -57,9 +57,12 @@ class Reader:
         self.path = path
         self.diags = diags
 
-    def error(self, node, code: str, message: str, hint: str = "") -> None:
+    def error(self, node, code: str, message: str, hint: str = "", severity: str = "error") -> None:
         span = span_of(node) if node is not None else Span()
-        self.diags.append(Diagnostic(self.path, span, code, message, hint))
+        self.diags.append(Diagnostic(self.path, span, code, message, hint, severity))
+
+    def warning(self, node, code: str, message: str, hint: str = "") -> None:
+        self.error(node, code, message, hint, "warning")
 
     def load(self, text: str):
         try:

@@ -9,7 +9,7 @@ import shlex
 import attrs
 
 from swdsl.diagnostics import Diagnostic, Span
-from swdsl.engine.legal import Action, ability_users, held_abilities
+from swdsl.engine.legal import Action, ability_users, held_abilities, legal_actions
 from swdsl.engine.state import Game
 
 
@@ -76,13 +76,28 @@ def parse_action(game: Game, text: str, span: Span) -> Action:
         if not matches:
             have = ", ".join(sorted({ab.name for _, ab in offered}))
             raise ScenarioError(span, f"no ability '{args[0]}' can be offered now (abilities here: {have or 'none'})")
+        if len({ab.key for _, ab in matches}) > 1:  # the same name on two pieces: the one usable now
+            usable = {a.a for a in legal_actions(game) if a.kind == "ability"}
+            matches = [(key, ab) for key, ab in matches if key in usable] or matches
+            if len({ab.key for _, ab in matches}) > 1:
+                raise ScenarioError(span, f"several abilities '{args[0]}' can be used now: name one of "
+                                    + ", ".join(sorted({ab.key for _, ab in matches})))
         key, ab = matches[0]
         if len(args) - 1 != len(ab.choose):
             raise ScenarioError(span, f"ability '{args[0]}' chooses {len(ab.choose)} thing(s): "
                                 + (" ".join(c.kind for c in ab.choose) or "nothing"))
         return Action("ability", key, tuple(_choice(game, c.kind, x, span) for c, x in zip(ab.choose, args[1:])))
+    if kind == "choose" and args:
+        if game.turn.phase != "choose":
+            raise ScenarioError(span, "no trigger is waiting for a choice now")
+        choose = game.turn.decisions[0].trigger.choose
+        if len(args) != len(choose):
+            raise ScenarioError(span, f"the waiting trigger chooses {len(choose)} thing(s): "
+                                + " ".join(c.kind for c in choose))
+        return Action("choose", None, tuple(_choice(game, c.kind, x, span) for c, x in zip(choose, args)))
     raise ScenarioError(span, f"cannot read action '{text}' (forms: pick N, conquer R, final R, abandon R, "
-                              "place R, gather R, ability NAME [R | pN | POWER …], end, decline, pass)")
+                              "place R, gather R, ability NAME [R | pN | POWER …], choose R | pN | POWER …, end, "
+                              "decline, pass)")
 
 
 def _choice(game: Game, kind: str, word: str, span: Span):
@@ -95,7 +110,16 @@ def _choice(game: Game, kind: str, word: str, span: Span):
         if word not in game.ruleset.powers:
             raise ScenarioError(span, f"unknown power '{word}'")
         return word
+    if kind == "option":
+        return word
     return region(game, word, span)
+
+
+def _words(game: Game, choose, values) -> list[str]:
+    """Choices as a designer writes them: a region id, `p2`, a power's name."""
+    kinds = [c.kind for c in choose] if choose else ["region"] * len(values)
+    return [f"p{c + 1}" if k == "player" else shlex.quote(c) if k in ("power", "option") else game.board.regions[c].id
+            for k, c in zip(kinds, values)]
 
 
 def offered_abilities(game: Game) -> list:
@@ -115,10 +139,9 @@ def action_text(game: Game, a: Action) -> str:
     if a.kind == "ability":
         key = str(a.a).split("@", 1)[0]
         ab = next((ab for k, ab in offered_abilities(game) if k == a.a), None)
-        kinds = [c.kind for c in ab.choose] if ab else ["region"] * len(a.b)  # type: ignore[arg-type]
-        words = [f"p{c + 1}" if k == "player" else shlex.quote(c) if k == "power" else game.board.regions[c].id
-                 for k, c in zip(kinds, a.b)]  # type: ignore[arg-type]
-        return " ".join(["ability", key.split("/", 1)[1]] + words)
+        return " ".join(["ability", key.split("/", 1)[1]] + _words(game, ab.choose if ab else None, a.b))
+    if a.kind == "choose":
+        return " ".join(["choose"] + _words(game, game.turn.decisions[0].trigger.choose, a.b))
     if isinstance(a.a, int):
         return f"{a.kind} {game.board.regions[a.a].id}"
     return a.kind

@@ -111,7 +111,7 @@ def check(path: Path, name: str, game: Game, exp: Mapping, at: Span) -> list[Fai
                 why = str(err)
             if reason.lower() not in why.lower():
                 fail("illegal", f"'{text}' is illegal, but the reason is \"{why}\", not \"{reason}\"")
-    for key, got in (("phase", game.turn.phase), ("round", game.round), ("current", game.current + 1)):
+    for key, got in (("phase", game.phase), ("round", game.round), ("current", game.current + 1)):
         if key in exp and exp[key] != got:
             fail(key, f"{key}: expected {exp[key]!r}, got {got!r}")
     for race, want in (exp.get("tray") or {}).items():
@@ -138,9 +138,10 @@ def check(path: Path, name: str, game: Game, exp: Mapping, at: Span) -> list[Fai
         got = len(game.hidden.get(name, []))
         if got != want:
             fail("hidden", f"markers left in the hidden pool {name}: expected {want}, got {got}")
-    for seat, want in (exp.get("players") or {}).items():
-        if not isinstance(seat, int) or not 1 <= seat <= len(game.players):
-            fail("players", f"no player {seat}")
+    for key, want in (exp.get("players") or {}).items():
+        seat = int(key) if str(key).isdigit() else 0  # keys are read as text: `2:` is "2"
+        if not 1 <= seat <= len(game.players):
+            fail("players", f"no player {key}")
             continue
         got = {"markers": sorted(n for n, _ in game.players[seat - 1].markers)}
         for key, value in (want or {}).items():

@@ -91,6 +91,8 @@ def build(path: Path, given: Mapping, ruleset: Ruleset, at: Span) -> Game:
             pos.coins(seat, c)
         where = given.span("market", at)
         pos.market([(str(r), str(p)) for r, p in given.get("market") or []])
+        where = given.span("pile", at)
+        pos.pile([str(p) for p in given.get("pile") or []])
         where = given.span("market_coins", at)
         pos.market_coins(list(given.get("market_coins") or []))
         game = pos.game

@@ -23,15 +23,15 @@ from swdsl.scenarios.document import Mapping, Sequence, span_in
 
 SCENARIO_KEYS = {"name", "rule", "given", "do", "expect"}
 GIVEN_KEYS = {"players", "map", "boards", "empty_board", "coins", "current", "round", "races", "markers", "dice",
-              "draws", "market", "market_coins", "phase"}
+              "draws", "market", "market_coins", "pile", "phase"}
 EXPECT_KEYS = {"coins", "regions", "hand", "races", "cost", "legal", "illegal", "phase", "round", "current",
                "tray", "winner", "market", "market_coins", "stack_bottom", "pools", "hidden", "players"}
 RACE_KEYS = {"player", "race", "power", "declined", "hand", "regions", "turns", "vars"}
 REGION_FIELDS = {"race", "tokens", "markers", "player", "declined"}
 RACE_FIELDS = {"hand", "declined", "regions", "power", "reserve", "pending"}  # and "var NAME"
 PHASES = ("conquer", "redeploy")
-EXPECTED_PHASES = ("pick", "conquer", "redeploy", "defend", "after", "over")
-ACTIONS = ("pick", "decline", "abandon", "conquer", "final", "ability", "end", "place", "gather", "pass")
+EXPECTED_PHASES = ("start", "pick", "conquer", "redeploy", "defend", "scoring", "after", "choose", "over")
+ACTIONS = ("pick", "decline", "abandon", "conquer", "final", "ability", "choose", "end", "place", "gather", "pass")
 REGION_ACTIONS = ("conquer", "final", "abandon", "place", "gather")
 
 
@@ -53,8 +53,9 @@ class Validator:
     def __init__(self, path: str, ruleset: Ruleset):
         self.path, self.rs = path, ruleset
         self.diags: list[Diagnostic] = []
-        self.abilities = {a.name: a for c in [*ruleset.races.values(), *ruleset.powers.values(),
-                                              *ruleset.markers.values(), *ruleset.rules] for a in c.abilities}
+        every = [a for c in [*ruleset.races.values(), *ruleset.powers.values(), *ruleset.markers.values(),
+                             *ruleset.rules, *ruleset.copied.values()] for a in c.abilities]
+        self.abilities = {a.name: a for a in every} | {a.key: a for a in every}
 
     # ---- reporting
     def error(self, span: Span, code: str, message: str, hint: str = "") -> None:
@@ -210,6 +211,11 @@ class Validator:
                 self.unknown(span, "power", combo[1], self.rs.powers)
         for i, c in enumerate(given.get("market_coins") or []):
             self.count(c, span_in(given["market_coins"], i, at), "market coins")
+        pile = given.get("pile") or []
+        if self.shape(pile, list, given.span("pile", at), "`pile`"):
+            for i, power in enumerate(pile):
+                if power not in self.rs.powers:
+                    self.unknown(span_in(pile, i, at), "power", power, self.rs.powers)
 
     def races(self, given: Mapping, at: Span, players: int, regions: set[str] | None) -> None:
         specs = given.get("races") or []
@@ -295,8 +301,8 @@ class Validator:
         elif kind == "ability":
             if not args:
                 self.error(span, "SW408", "`ability NAME …` names the ability")
-            elif args[0] not in self.abilities and not any(args[0] == a.key for a in self.abilities.values()):
-                self.unknown(span, "ability", args[0], self.abilities)
+            elif args[0] not in self.abilities:
+                self.unknown(span, "ability", args[0], {n for n in self.abilities if "/" not in n})
             else:
                 ab = self.abilities.get(args[0])
                 for c, word in zip(ab.choose if ab else (), args[1:]):
@@ -304,6 +310,9 @@ class Validator:
                         self.region(word, span, regions)
                     elif c.kind == "power" and word not in self.rs.powers:
                         self.unknown(span, "power", word, self.rs.powers)
+        elif kind == "choose":
+            if not args:
+                self.error(span, "SW408", "`choose …` gives the waiting trigger's choices: a region, `pN` or a power")
         elif args:
             self.error(span, "SW408", f"`{kind}` takes nothing")
 
@@ -349,6 +358,17 @@ class Validator:
         for name in exp.get("pools") or {}:
             if name not in self.rs.markers:
                 self.unknown(exp.key_spans.get("pools", at), "marker", name, self.rs.markers)
+        seats = exp.get("players") or Mapping()
+        if self.shape(seats, dict, exp.span("players", at), "`players`"):
+            for seat, want in seats.items():
+                span = seats.key_spans.get(seat, at)
+                if not (str(seat).isdigit() and 1 <= int(seat) <= players):
+                    self.error(span, "SW406", f"no player {seat}", f"players are numbered 1 to {players}")
+                elif self.shape(want, dict, span, f"player {seat}"):
+                    self.keys(want, {"markers"}, f"player {seat}")
+                    for name in want.get("markers") or []:
+                        if name not in self.rs.markers:
+                            self.unknown(span, "marker", name, self.rs.markers)
 
 
 def _described(kind: type | tuple) -> str:

@@ -6,7 +6,7 @@ from swdsl.bots import RandomBot, play
 from swdsl.engine.legal import apply_legal, legal_actions
 from swdsl.engine.replay import checksum, snapshot
 from swdsl.engine.setup import new_game
-from swdsl.engine.state import Conquest
+from swdsl.engine.state import Conquest, Decision
 
 
 def _midgame(ruleset, players, seed, steps):
@@ -51,6 +51,7 @@ def _fields(game):
     t = game.turn
     return {
         "round": lambda: setattr(game, "round", game.round + 1),
+        "won by": lambda: setattr(game, "won_by", 1),
         "current": lambda: setattr(game, "current", (game.current + 1) % len(game.players)),
         "bank": lambda: setattr(game, "bank", game.bank - 1),
         "next_id": lambda: setattr(game, "next_id", game.next_id + 1),
@@ -99,7 +100,14 @@ def _fields(game):
         "readied": lambda: t.readied.__setitem__(0, 1),
         "returning": lambda: t.returning.append(("x", 1)),
         "depth": lambda: setattr(t, "depth", t.depth + 1),
+        "decisions": lambda: t.decisions.append(Decision(_any_trigger(game), inst, {"target": 0})),
+        "resume": lambda: setattr(t, "resume", "queue"),
+        "resumed": lambda: t.resumed.add(1),
     }
+
+
+def _any_trigger(game):
+    return next(t for c in game.ruleset.races.values() for ts in c.triggers.values() for t in ts)
 
 
 def test_the_checksum_covers_every_field_of_the_state(classic):
@@ -117,12 +125,12 @@ COVERED = {
              "market": "market", "tray": "tray", "pools": "pools", "hidden": "hidden", "occupant": "occupant",
              "tokens": "tokens", "markers": "markers", "races": "races", "neutrals": "races", "uses": "uses",
              "bound_powers": "bound powers", "worn": "worn", "vars": "game vars", "script": "script", "rng": "rng",
-             "turn": "phase"},
+             "turn": "phase", "won_by": "won by"},
     "TurnState": {"phase": "phase", "actor": "actor", "acting": "acting", "queue": "queue", "log": "log",
                   "gone": "gone", "uses": "turn uses", "die": "die", "conquered": "conquered",
                   "abandoned": "abandoned", "picked": "picked", "declined": "declined", "gathered": "gathered",
                   "placed": "placed", "readied": "readied", "returning": "returning", "depth": "depth",
-                  "runs": "runs"},
+                  "runs": "runs", "resumed": "resumed", "decisions": "decisions", "resume": "resume"},
     "RaceInst": {"declined": "race declined", "hand": "race hand", "reserve": "race reserve",
                  "pending": "race pending", "turns": "race turns", "vars": "race vars", "lost": "race lost",
                  "troops": "race troops", "turn_tags": "race tags", "regions": "occupant"},

@@ -47,3 +47,42 @@ def test_tokens_granted_is_banner_plus_badge_plus_modifiers(classic):
     why = explain(game, "tokens.granted", inst)
     assert why.value == 6 + inst.power.tokens + 4
     assert inst.hand == why.value
+
+
+BULLS = """\
+race Bulls {
+  banner 6
+  supply 12
+  modify conquest.cost at least 2
+}
+race Oxen {
+  banner 6
+  supply 12
+  modify conquest.cost by 0 floor 2
+}
+"""
+
+
+def _bulls(tmp_path):
+    from swdsl.packs.loader import load_ruleset
+
+    (tmp_path / "pack.yaml").write_text("name: bulls\nlanguage: 1\nrequires: [classic]\n")
+    (tmp_path / "bulls.sw").write_text(BULLS)
+    return load_ruleset([str(tmp_path)])
+
+
+def test_at_least_bounds_the_final_value_after_every_layer(tmp_path):
+    """issue «The language says what designers invent», floors: `at least 2` on a race holds
+    whatever its power takes off afterwards (classic.md §3.13 Mounted: -1 on Hill and Farmland)."""
+    rs = _bulls(tmp_path)
+    game = _game(rs, "Bulls", "Mounted", {"6": 1})
+    why = explain(game, "conquest.cost", game.acting, target=game.board.by_id["5"])  # an empty hill
+    assert why.value == 2
+    assert str(why) == "conquest.cost 2 = base 2 -1 Mounted, at least 2 Bulls"
+
+
+def test_a_modifiers_own_floor_binds_only_where_it_is_written(tmp_path):
+    """The per-modifier floor bounds the value right after its modifier: a later discount undoes it."""
+    rs = _bulls(tmp_path)
+    game = _game(rs, "Oxen", "Mounted", {"6": 1})
+    assert explain(game, "conquest.cost", game.acting, target=game.board.by_id["5"]).value == 1

@@ -25,7 +25,7 @@ def test_every_function_and_region_set_of_the_grammar_has_an_entry():
 
 
 def test_every_modifier_operation_has_an_entry():
-    ops = {r.alias.removeprefix("mod_") for r in lark_parser().rules if r.origin.name == "mod_op"}
+    ops = {r.alias.removeprefix("mod_").replace("_", " ") for r in lark_parser().rules if r.origin.name == "mod_op"}
     assert ops == set(V.MODIFIER_OPS)
 
 
