@@ -7,7 +7,6 @@ gives — packs, maps, scenarios, saved games, arguments — ends in a traceback
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
