@@ -65,7 +65,7 @@ def report(run: Run) -> dict:
     job, results = run.job, run.results
     players = job.players
     fair = 1 / players
-    positions = max((len(o.combos) for r in results for o in r.offers), default=0)
+    positions = max((row + 1 for r in results for o in r.offers for _, _, row in o.combos), default=0)
     tallies: dict[str, dict[str, _Tally]] = {"races": {}, "powers": {}, "combos": {}}
 
     def tally(kind: str, name: str) -> _Tally:
@@ -79,11 +79,11 @@ def report(run: Run) -> dict:
     for r in results:
         seat_wins[r.winner] += 1
         for offer in r.offers:
-            for k, (race, power) in enumerate(offer.combos):
+            for k, (race, power, row) in enumerate(offer.combos):
                 for kind, name in _names(race, power):
                     t = tally(kind, name)
-                    t.offered[k] += 1
-                    t.picked[k] += k == offer.taken
+                    t.offered[row] += 1
+                    t.picked[row] += k == offer.taken
         for app in r.appearances:
             won = app.seat == r.winner
             if app.declined is not None:
