@@ -112,16 +112,15 @@ class Tactics:
         assert inst is not None
         if DECLINE in actions and self.spent(game, inst):
             return DECLINE
-        conquests = [a for a in actions if a.kind == "conquer"]
-        if conquests:
-            def gain(a: Action) -> float:
+        gains = []
+        for a in actions:
+            if a.kind == "conquer":
                 r = cast(int, a.a)
-                cost = max(1, conquest_cost(game, inst, r))
-                return (self.region_worth(game, inst, r) + self.hurt(game, r, inst.player)
-                        + 0.01 * self.rng.random()) / cost
-            best = max(conquests, key=gain)
-            if gain(best) > 0:
-                return best
+                worth = self.region_worth(game, inst, r) + self.hurt(game, r, inst.player)
+                if worth > 0:
+                    gains.append(((worth + 0.01 * self.rng.random()) / max(1, conquest_cost(game, inst, r)), a))
+        if gains:
+            return max(gains, key=lambda g: g[0])[1]
         finals = [a for a in actions if a.kind == "final"]
         if finals:
             return min(finals, key=lambda a: (conquest_cost(game, inst, a.a), self.rng.random()))  # type: ignore

@@ -112,6 +112,10 @@ class Narrator:
                     "pending": defender.pending if defender else 0}
         if kind == "decline" and inst is not None:
             return {"inst": inst}
+        if kind == "ability" and inst is not None:
+            key, _, rid = cast(str, action.a).partition("@")
+            user = game.races.get(int(rid), inst) if rid.isdigit() else inst
+            return {"ability": next((a for a in held_abilities(game, user) if a.key == key), None), "key": key}
         return {}
 
     def after(self, game: Game, action: Action) -> None:
@@ -159,11 +163,8 @@ class Narrator:
                  + (f", withdraws {withdrawn}" if withdrawn > 0 else ""))
 
     def _ability(self, game: Game, action: Action) -> None:
-        key: str = action.a  # type: ignore[assignment]
-        base = key.split("@")[0]
-        inst = game.acting
-        found = next((a for a in held_abilities(game, inst) if a.key == base), None) if inst else None
-        name = f"{found.name} ({found.source})" if found else base
+        found = self.note.get("ability")
+        name = f"{found.name} ({found.source})" if found else self.note.get("key", action.a)
         choices = ", ".join(self._choice(game, c, v) for c, v in zip(found.choose if found else (), cast(tuple, action.b or ())))
         self.say(f"uses {name}" + (f" on {choices}" if choices else ""))
         self._changes(game)
