@@ -94,7 +94,7 @@ class Tactics:
         if phase == "defend":
             return self.place(game, actions)
         if phase == "after":
-            return DECLINE if DECLINE in actions and self.spent(game, game.acting) else PASS
+            return DECLINE if DECLINE in actions and self.spent(game, game.acting, actions) else PASS
         return actions[0]
 
     def pick(self, game: Game, actions: list[Action]) -> Action:
@@ -110,7 +110,7 @@ class Tactics:
     def conquer(self, game: Game, actions: list[Action]) -> Action:
         inst = game.acting
         assert inst is not None
-        if DECLINE in actions and self.spent(game, inst):
+        if DECLINE in actions and self.spent(game, inst, actions):
             return DECLINE
         gains = []
         for a in actions:
@@ -144,13 +144,12 @@ class Tactics:
             return END if END in actions else actions[0]
         return max(places, key=lambda a: (self.threat(game, inst, a.a) + 0.01) / (game.tokens[a.a] + 1))  # type: ignore
 
-    def spent(self, game: Game, inst: RaceInst | None) -> bool:
+    def spent(self, game: Game, inst: RaceInst | None, actions: list[Action]) -> bool:
         """Is the race worth less than a fresh one? When its tokens in hand buy at most
         one more region and the game lasts long enough for a new race to pay off."""
         if inst is None or inst.declined or rounds_left(game) < 2:
             return False
-        costs = sorted(conquest_cost(game, inst, a.a) for a in legal_actions(game)  # type: ignore[arg-type]
-                       if a.kind in ("conquer", "final"))
+        costs = sorted(conquest_cost(game, inst, cast(int, a.a)) for a in actions if a.kind in ("conquer", "final"))
         hand, bought = inst.hand, 0
         for c in costs:
             if c > hand:
@@ -176,7 +175,8 @@ class _Worth:
             elif self.base is None:
                 worth = 1.0
             else:
-                worth = max(0.0, (_score(game, inst, r) or self.base) - self.base)
+                score = _score(game, inst, r)
+                worth = 1.0 if score is None else max(0.0, score - self.base)
             self.known[r] = worth
         return worth
 
@@ -186,8 +186,7 @@ def _score(game: Game, inst: RaceInst, region: int | None) -> int | None:
     me = copy.races.get(inst.id)
     if me is None or me.player is None:
         return None
-    if region is not None and region not in me.regions:
-        copy.occupant[region] = None  # whoever held it is left out of this measure
+    if region is not None and region not in me.regions:  # whoever held it is left out of this measure
         copy.tokens[region] = 1
         copy.occupant[region] = me
         me.regions.add(region)
