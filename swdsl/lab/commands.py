@@ -219,23 +219,22 @@ def balance(players, games, seed, bots, jobs, scheduler, packs, fmt, out_file, c
     job, _ = _job(refs, players, seed, bots)
     if compare_packs and fmt == "html":
         raise click.BadParameter("--compare writes text, json or csv", param_hint="--format")
+    other = _job(list(compare_packs), players, seed, bots)[0] if compare_packs else None
     run = _play(job, games, jobs, scheduler, "balance")
-    rep = lab_balance.report(run)
     partial = run.partial
-    if compare_packs:
+    if other is not None and not partial:
         from swdsl.lab.compare import compare, content_changes
         from swdsl.packs.loader import load_packs
 
-        other, _ = _job(list(compare_packs), players, seed, bots)
-        if not partial:
-            after = _play(other, games, jobs, scheduler, "balance (compared)")
-            partial = after.partial
-            doc = compare(rep, lab_balance.report(after),
-                          content_changes(load_packs(refs), load_packs(list(compare_packs))))
-            text = {"json": render.as_json, "csv": render.comparison_csv}.get(fmt, render.comparison_text)(doc)
-        else:
-            text = render.as_text(rep)
+        after = _play(other, games, jobs, scheduler, "balance (compared)")
+        partial = after.partial
+        played = {r.index for r in after.results}  # interrupted: compare the same games only
+        before = attrs.evolve(run, results=[r for r in run.results if r.index in played], partial=partial)
+        rep = lab_balance.report(after)
+        doc = compare(lab_balance.report(before), rep, content_changes(load_packs(refs), load_packs(list(compare_packs))))
+        text = {"json": render.as_json, "csv": render.comparison_csv}.get(fmt, render.comparison_text)(doc)
     else:
+        rep = lab_balance.report(run)
         if fmt == "html":
             from swdsl.lab.executors import MissingExtra
             from swdsl.lab.html import as_html
@@ -243,7 +242,7 @@ def balance(players, games, seed, bots, jobs, scheduler, packs, fmt, out_file, c
             try:
                 text = as_html(rep)
             except MissingExtra as err:
-                click.echo(f"swdsl balance: SW330 {err}", err=True)
+                click.echo(f"{click.get_current_context().command_path}: SW330 {err}", err=True)
                 click.echo(f"      hint: {err.hint}", err=True)
                 sys.exit(2)
         else:
