@@ -130,6 +130,11 @@ def test_compare_writes_text_json_or_csv():
     assert all(row["change"] in ("0.0", "") and row["significant"] == "False" for row in rows)  # same pack: no change
 
 
+def test_compare_checks_the_other_version_before_playing(tmp_path):
+    r = run("balance", "--games", "10000", "--compare", str(tmp_path / "nowhere"))
+    assert r.exit_code == 1 and "SW222" in r.output and "Balance of" not in r.output
+
+
 def test_compare_finds_a_significant_change():
     before = {"games": 400, "partial": False, "packs": ["a"], "seats": [],
               "races": [{"name": "R", "wins": 100, "games": 400, "win_rate": 0.25}], "powers": []}
