@@ -21,7 +21,6 @@ class Appearance:
     seat: int
     race: str
     power: str
-    round: int  # the round it was picked in
     position: int  # its row in the market (0 = the first, free; in a market of several columns, rows repeat)
     turns: int = 0  # turns it ended as the active race
     coins: int = 0  # coins its player gained in those turns
@@ -33,8 +32,6 @@ class Appearance:
 class Offer:
     """One pick: the combos on offer, in market order, as (race, power, row), and the one taken."""
 
-    seat: int
-    round: int
     combos: tuple[tuple[str, str, int], ...]
     taken: int
 
@@ -58,8 +55,8 @@ class Observer:
             combos = game.visible_combos()
             k: int = action.a  # type: ignore[assignment]
             _, row, race, power = combos[k]
-            self.offers.append(Offer(game.current, game.round, tuple((c[2], c[3], c[1]) for c in combos), k))
-            self._picked = Appearance(game.current, race, power, game.round, row)
+            self.offers.append(Offer(tuple((c[2], c[3], c[1]) for c in combos), k))
+            self._picked = Appearance(game.current, race, power, row)
             self.appearances.append(self._picked)
         elif action.kind == "decline" and game.acting is not None:
             app = self._by_race.get(game.acting.id)
