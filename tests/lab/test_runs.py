@@ -30,10 +30,12 @@ def run(*args):
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_ctrl_c_stops_within_a_second_with_a_partial_result(jobs):
-    proc = subprocess.Popen(SWDSL + ["simulate", "--games", "100000", "--jobs", jobs], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
-    time.sleep(2)  # the packs loaded, games under way
+def test_ctrl_c_stops_within_a_second_with_a_partial_result(jobs, tmp_path):
+    proc = subprocess.Popen(SWDSL + ["simulate", "--games", "100000", "--jobs", jobs, "--save-dir", str(tmp_path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 30
+    while not any(tmp_path.iterdir()) and time.monotonic() < deadline:  # games under way once one is saved
+        time.sleep(0.05)
     assert proc.poll() is None
     sent = time.monotonic()
     os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
