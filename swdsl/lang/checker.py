@@ -8,6 +8,7 @@ is kept in `Checked.resolved` so the compiler never guesses again.
 from __future__ import annotations
 
 import difflib
+import os
 
 import attrs
 
@@ -49,8 +50,8 @@ class Checker(Typer):
                 elif (first.shared, first.init, first.reset and first.reset.text) != \
                         (v.shared, v.init, v.reset and v.reset.text):
                     self.error(d.path, v.span, "SW170", f"{v.shared} variable '{v.name}' is declared differently "
-                               f"in {where[v.name].kind} '{where[v.name].name}' ({where[v.name].path}:"
-                               f"{first.span.line})", f"declare it the same way everywhere: `{_declared(first)}`")
+                               f"in {where[v.name].kind} '{where[v.name].name}' ({os.path.basename(where[v.name].path)}"
+                               f":{first.span.line})", f"declare it the same way everywhere: `{_declared(first)}`")
 
     def check_decl(self, d: ast.Decl) -> None:
         if len(d.items) > MAX_ITEMS:
