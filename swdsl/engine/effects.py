@@ -164,8 +164,9 @@ def _remove_from_players(ctx: Ctx, marker: str, who: Any) -> None:
 
 
 def _place(ctx: Ctx, marker: str, where: Any, strength: int | None) -> None:
+    within_budget(ctx, f"the strength of {marker}", strength)
     for r in as_regions(where):
-        pieces.place_marker(ctx.game, marker, r, ctx.me, min(strength or 0, ctx.game.ruleset.budgets.number))
+        pieces.place_marker(ctx.game, marker, r, ctx.me, strength or 0)
 
 
 def _give(ctx: Ctx, marker: str, who: Any) -> None:
@@ -258,8 +259,8 @@ EFFECTS = {e.name: e for e in [
     Effect("move_tokens", "move N tokens from REGION to REGION", "up to N tokens of the race holding the first "
            "region go into the second, which it must hold too (an emptied region is left)",
            (N, Param("from", "region"), Param("to", "region")), _shift),
-    Effect("swap", "swap A with B", "regions: exchange their race tokens and markers (places and `fixed` markers "
-           "stay); powers: exchange the race's power A for the offered power B (tokens follow the badges)",
+    Effect("swap", "swap A with B", "regions: exchange their race tokens and markers (places, `fixed` and "
+           "face-down markers stay); powers: exchange the race's power A for the offered power B (tokens follow the badges)",
            (Param("a", "region|power"), Param("b", "region|power", same_as="a")), _swap,
            by_type={"power": _swap_power}),
     Effect("give", "give MARKER to PLAYERS", "put one MARKER from its pool in front of each player selected "

@@ -320,7 +320,8 @@ def shift_tokens(game: Game, src: int, dst: int, n: int) -> int:
 
 def swap_regions(game: Game, a: int, b: int) -> None:
     """Everything in `a` and `b` changes place, race tokens and markers, except
-    places and `fixed` markers; whoever holds the tokens holds the region."""
+    places and `fixed` markers (face-down markers lie apart: they stay too);
+    whoever holds the tokens holds the region."""
     if a == b:
         return
     ia, ib = game.occupant[a], game.occupant[b]

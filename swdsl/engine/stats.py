@@ -264,7 +264,9 @@ def _cost_base(game: Game, inst: RaceInst | None, region: int, parts: list | Non
         base += tokens
         if parts is not None:
             occ = game.occupant[region]
-            parts.append((f"{tokens} token(s) of {occ.name if occ else '?'}", "by", tokens, base - tokens, base))
+            counted = tokens - game.tokens[region]
+            also = f" ({counted} of them pieces that count as tokens)" if counted else ""
+            parts.append((f"{tokens} token(s) of {occ.name if occ else '?'}{also}", "by", tokens, base - tokens, base))
     if game.markers[region] or game.occupant[region] is not None:
         base += region_defense(game, region, inst, parts)
     if modified(game, "travel.cost", inst):
