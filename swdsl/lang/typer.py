@@ -99,6 +99,8 @@ class Typer:
         t = self.expr(env, e)
         if t not in wants and t != "?":
             wanted = " or ".join(described(w) for w in wants)
+            if set(wants) == set(ELEMENT):
+                wanted = "a set (of regions, players, races, powers, areas or markers)"
             self.error(env.decl.path, e.span, "SW103", f"expected {wanted}, this is {described(t)}")
         return t
 
@@ -138,8 +140,10 @@ class Typer:
                 return self.var_of(env, e.name, st, e.span, e)
             if attr is None:
                 options = [n for (n, s) in V.ATTRIBUTES if s == st]
-                self.error(path, e.span, "SW106", f"{described(st)} has no attribute '{e.name}'",
-                           did_you_mean(e.name, options) or ("attributes: " + ", ".join(options) if options else ""))
+                hint = did_you_mean(e.name, options) or ("attributes: " + ", ".join(options) if options else "")
+                if (e.name, f"{st}s") in V.ATTRIBUTES:  # `one of target`: an attribute of a selection
+                    hint = f"'{e.name} of' takes a selection, e.g. `{e.name} of (my regions where …)`"
+                self.error(path, e.span, "SW106", f"{described(st)} has no attribute '{e.name}'", hint)
                 return "?"
             return self.resolve(e, ("attr", attr.name, st), attr.type)
         if isinstance(e, ast.Call):
@@ -290,7 +294,8 @@ class Typer:
             if isinstance(arg, ast.Ref) and arg.name not in env.bindings and arg.name not in env.variables \
                     and arg.name not in V.VALUES:
                 options = list(STATES.get(st, {})) + (list(self.names.terrains) if st in ("region", "terrain") else [])
-                hint = did_you_mean(arg.name, options) or "known: " + ", ".join(sorted(options))
+                hint = did_you_mean(arg.name, options) or ("known: " + ", ".join(sorted(options)) if options
+                                                            else f"{described(st)} has no states to test")
                 if st == "terrain":
                     self.error(path, arg.span, "SW116", f"unknown terrain '{arg.name}'",
                                did_you_mean(arg.name, options) or "terrains are declared in pack.yaml")
