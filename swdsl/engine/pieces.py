@@ -163,10 +163,8 @@ def copy_marker(game: Game, kind: str, region: int, copier: str) -> None:
     """`copier` wears the rules of the first marker of `region` of that kind
     (relic, place), tag or name, until it copies again; nothing changes if
     there is none (holdings.py: worn rules work for whoever holds the copier)."""
-    defs = game.ruleset.markers
     for name, *_ in game.markers[region]:
-        c = defs[name]
-        if name != copier and (c.kind == kind or kind in c.tags or name == kind):
+        if name != copier and is_kind(game, name, kind):
             game.worn[copier] = name
             return
 

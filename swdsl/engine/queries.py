@@ -39,8 +39,7 @@ def has_marker(game: Game, region: int, name: str) -> bool:
 
 def has_piece_kind(game: Game, region: int, kind: str) -> bool:
     """A marker of that kind (`relic`, `place`) or tag lies in the region."""
-    defs = game.ruleset.markers
-    return any(defs[n].kind == kind or kind in defs[n].tags for n, *_ in game.markers[region])
+    return any(is_kind(game, n, kind) for n, *_ in game.markers[region])
 
 
 def markers_in(game: Game, regions: Any) -> list[tuple[int, str, int]]:
