@@ -14,11 +14,12 @@ EVENTS = {e.name: e for e in [
           audience="the player's races"),
     Event("combo.picked", "the acting race was just taken from the market, its tokens in hand"),
     Event("conquest.done", "the acting race took `target` (from `defender`, if anyone held it, who had "
-          "`defenders` tokens there)", {"target": "region", "defender": "race", "defenders": "int"}),
+          "`defenders` tokens there, pieces that count as tokens included)",
+          {"target": "region", "defender": "race", "defenders": "int"}),
     Event("region.lost", "this race lost `target` to `attacker`; fires for the defender",
           {"target": "region", "attacker": "race"}, audience="the defending race"),
-    Event("marker.drawn", "a hidden marker was just drawn into `target` (`draw`); the rules of the markers "
-          "there work at once", {"target": "region"}),
+    Event("marker.drawn", "a hidden marker was just drawn into `target` (`draw`) or turned face up there "
+          "(`reveal`); the rules of the markers there work at once", {"target": "region"}),
     Event("conquests.end", "the acting race's conquests are over (by choice or after the final roll)"),
     Event("redeploy.start", "the acting race begins redeploying; tokens from conquests are in place"),
     Event("redeploy.end", "the acting race finished redeploying"),

@@ -163,10 +163,8 @@ def copy_marker(game: Game, kind: str, region: int, copier: str) -> None:
     """`copier` wears the rules of the first marker of `region` of that kind
     (relic, place), tag or name, until it copies again; nothing changes if
     there is none (holdings.py: worn rules work for whoever holds the copier)."""
-    defs = game.ruleset.markers
-    for name, _ in game.markers[region]:
-        c = defs[name]
-        if name != copier and (c.kind == kind or kind in c.tags or name == kind):
+    for name, *_ in game.markers[region]:
+        if name != copier and is_kind(game, name, kind):
             game.worn[copier] = name
             return
 
@@ -181,12 +179,13 @@ def take_piece(game: Game, name: str) -> bool:
     return True
 
 
-def place_marker(game: Game, name: str, region: int, owner: RaceInst | None) -> bool:
-    """Put a piece from its pool; a place belongs to nobody (whoever holds its region has it)."""
+def place_marker(game: Game, name: str, region: int, owner: RaceInst | None, strength: int = 0) -> bool:
+    """Put a piece from its pool, carrying `strength` (at least 0); a place belongs to nobody (whoever
+    holds its region has it)."""
     if not take_piece(game, name):
         return False
     owned = owner is not None and game.ruleset.markers[name].kind != "place"
-    game.markers[region].append((name, owner.id if owner is not None and owned else None))
+    game.markers[region].append((name, owner.id if owner is not None and owned else None, max(0, strength)))
     return True
 
 
@@ -196,17 +195,49 @@ def move_marker(game: Game, inst: RaceInst, name: str, dest: int) -> None:
     fixed = game.ruleset.markers[name].fixed
     for mine in (lambda region, owner: owner == inst.id, lambda region, owner: game.occupant[region] is inst):
         for region, marks in enumerate(game.markers):
-            for i, (n, owner) in enumerate(marks):
-                if n == name and mine(region, owner):
+            for i, piece in enumerate(marks):
+                if piece[0] == name and mine(region, piece[1]):
                     if not fixed and region != dest:
                         marks.pop(i)
-                        game.markers[dest].append((n, owner))
+                        game.markers[dest].append(piece)
                     return
     place_marker(game, name, dest, inst)
 
 
+def is_kind(game: Game, name: str, kind: str) -> bool:
+    """The marker `name` is of that kind (`relic`, `place`), carries that tag, or is so named."""
+    c = game.ruleset.markers[name]
+    return name == kind or c.kind == kind or kind in c.tags
+
+
+def move_piece(game: Game, kind: str, src: int, dest: int) -> None:
+    """The first marker of that kind, tag or name lying in `src` moves to `dest`, whoever it belongs to
+    (it keeps its owner and strength); a `fixed` one never moves."""
+    marks = game.markers[src]
+    for i, piece in enumerate(marks):
+        if is_kind(game, piece[0], kind) and not game.ruleset.markers[piece[0]].fixed:
+            if src != dest:
+                marks.pop(i)
+                game.markers[dest].append(piece)
+            return
+
+
+def strength(game: Game, region: int, name: str) -> int:
+    """The strength of the first `name` marker in `region` (0 if there is none)."""
+    return next((s for n, _, s in game.markers[region] if n == name), 0)
+
+
+def set_strength(game: Game, region: int, name: str, value: int) -> None:
+    """The first `name` marker in `region` carries `value` from now on (never less than 0)."""
+    marks = game.markers[region]
+    for i, (n, owner, _) in enumerate(marks):
+        if n == name:
+            marks[i] = (n, owner, max(0, value))
+            return
+
+
 def remove_marker(game: Game, region: int, index: int) -> None:
-    name, _ = game.markers[region].pop(index)
+    name = game.markers[region].pop(index)[0]
     if name in game.pools:
         game.pools[name] += 1
 
@@ -215,7 +246,7 @@ def remove_markers(game: Game, region: int, keep) -> None:
     """Remove every marker of `region` for which keep(name, owner) is false."""
     marks = game.markers[region]
     for i in range(len(marks) - 1, -1, -1):
-        if not keep(*marks[i]):
+        if not keep(marks[i][0], marks[i][1]):
             remove_marker(game, region, i)
 
 
@@ -287,7 +318,8 @@ def shift_tokens(game: Game, src: int, dst: int, n: int) -> int:
 
 def swap_regions(game: Game, a: int, b: int) -> None:
     """Everything in `a` and `b` changes place, race tokens and markers, except
-    places and `fixed` markers; whoever holds the tokens holds the region."""
+    places and `fixed` markers (face-down markers lie apart: they stay too);
+    whoever holds the tokens holds the region."""
     if a == b:
         return
     ia, ib = game.occupant[a], game.occupant[b]
@@ -305,15 +337,35 @@ def swap_regions(game: Game, a: int, b: int) -> None:
     game.markers[b] = [m for m in mb if defs[m[0]].fixed] + [m for m in ma if not defs[m[0]].fixed]
 
 
-def draw_marker(game: Game, pool: str, region: int, inst: RaceInst | None) -> str | None:
-    """The top marker of a hidden pool (shuffled at setup) goes face up into
-    `region`; its rules work at once (`marker.drawn`)."""
-    name = chance.draw(game, pool)
+def draw_marker(game: Game, pool: str, region: int, inst: RaceInst | None, kind: str = "") -> str | None:
+    """The top marker of a hidden pool (shuffled at setup) — the top one of
+    that kind, tag or name if `kind` is given — goes face up into `region`;
+    its rules work at once (`marker.drawn`)."""
+    name = chance.draw(game, pool, (lambda n: is_kind(game, n, kind)) if kind else None)
     if name is None:
         return None
-    game.markers[region].append((name, None))
+    game.markers[region].append((name, None, 0))
     fire(game, "marker.drawn", inst, target=region)
     return name
+
+
+def lay_from_pool(game: Game, pool: str, region: int, face_down: bool) -> str | None:
+    """Setup: the top marker of a hidden pool lies in `region`, nobody's. Face down, its rules
+    sleep, `has` does not see it and a `swap` leaves it, until it is revealed."""
+    name = chance.draw(game, pool)
+    if name is not None and face_down:
+        game.face_down.setdefault(region, []).append(name)
+    elif name is not None:
+        game.markers[region].append((name, None, 0))
+    return name
+
+
+def reveal(game: Game, region: int, inst: RaceInst | None) -> None:
+    """The face-down markers of `region` turn face up (nobody's); their rules work at once (`marker.drawn`)."""
+    names = game.face_down.pop(region, None)
+    if names:
+        game.markers[region].extend((n, None, 0) for n in names)
+        fire(game, "marker.drawn", inst, target=region)
 
 
 def return_markers(game: Game, name: str, region: int, pool: str) -> None:
@@ -384,14 +436,21 @@ def remove_player_markers(game: Game, seat: int, keep) -> None:
 
 def remove_race(game: Game, inst: RaceInst) -> None:
     """The race leaves the table: tokens to the tray, banner back to the
-    market queue (R10), power to the discards."""
+    market queue (R10), power to the discards. Its markers go back to the box,
+    except those that `survive decline` and are not `bound`: they stay on the
+    map, nobody's now (an Artifact stays where it was last used)."""
     for r in sorted(inst.regions):
         to_tray(game, inst, game.tokens[r])
         game.tokens[r] = 0
         game.occupant[r] = None
         markers_leave_with(game, r, inst)
+    defs = game.ruleset.markers
     for r in range(len(game.markers)):
         if game.markers[r]:
+            marks = game.markers[r]
+            for i, (n, o, s) in enumerate(marks):
+                if o == inst.id and defs[n].survives_decline and not defs[n].bound:
+                    marks[i] = (n, None, s)
             remove_markers(game, r, lambda n, o: o != inst.id)
     for p in game.players:
         if p.markers:

@@ -5,14 +5,15 @@ from __future__ import annotations
 import attrs
 
 from swdsl.engine.board import Board
-from swdsl.engine.content import Ability, Content, Modifier, Trigger
+from swdsl.engine.content import Ability, Content, Modifier, SharedVar, Trigger
 
 _LATE = ("times", "at least", "at most")  # modifier operations a fold applies after the others
 
 
 @attrs.frozen
 class Placement:
-    """Setup: put `count` of a neutral race's tokens, or of a marker, on every
+    """Setup: put `count` of a neutral race's tokens, of a marker, or of the
+    markers drawn from a hidden `pool` (laid `face_down` if asked) on every
     region whose terrain or symbol matches, or on `pick` of them chosen at
     random (never two bordering ones if `apart`). A race goes only where no
     race stands, unless it `displace`s it."""
@@ -21,6 +22,8 @@ class Placement:
     match: str
     race: str = ""
     marker: str = ""
+    pool: str = ""
+    face_down: bool = False
     count: int = 1
     pick: tuple[int, int] | None = None  # (per player, plus): how many regions; None = all
     apart: bool = False
@@ -125,6 +128,8 @@ class Ruleset:
     hooked_markers: frozenset[str] = frozenset()
     marker_stats: frozenset[str] = frozenset()  # stats some relic or place modifies
     power_stats: frozenset[str] = frozenset()  # stats some power modifies (powers can be bound to regions)
+    shared_vars: dict[str, SharedVar] = attrs.field(factory=dict)  # `game var`s and `player var`s, by name
+    token_markers: frozenset[str] = frozenset()  # markers that count as their holder's tokens
 
     def __attrs_post_init__(self) -> None:
         mods: dict[str, list[Modifier]] = {}
@@ -148,6 +153,8 @@ class Ruleset:
         self.hooked_markers = frozenset(n for n, m in self.markers.items() if m.has_hooks or n in copiers)
         self.marker_stats = frozenset(st for m in self.markers.values() for st in m.modifiers)
         self.power_stats = frozenset(st for p in self.powers.values() for st in p.modifiers)
+        self.shared_vars = {v.name: v for c in everything for v in c.shared}
+        self.token_markers = frozenset(n for n, m in self.markers.items() if m.counts_as_token)
 
     def worn_by(self, wearer: str, original: str) -> Content:
         """The rules of `original` worn by the marker `wearer` (compiled with its

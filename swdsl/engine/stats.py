@@ -30,13 +30,13 @@ import attrs
 
 from swdsl.engine.content import Modifier
 from swdsl.engine.entries import Ctx, Stat
-from swdsl.engine.holdings import held_content
+from swdsl.engine.holdings import defenders, held_content
 from swdsl.engine.state import Game, RaceInst
 
 
 def _immune_base(game: Game, inst: RaceInst | None, b: dict) -> bool:
     region, attacker = b["target"], b.get("attacker")
-    for name, owner in game.markers[region]:
+    for name, owner, _ in game.markers[region]:
         if game.ruleset.markers[name].immune:
             holder = game.races.get(owner) if owner is not None else game.occupant[region]
             if holder is None or attacker is None or holder.player != attacker.player:
@@ -45,7 +45,7 @@ def _immune_base(game: Game, inst: RaceInst | None, b: dict) -> bool:
 
 
 def _defense_base(game: Game, inst: RaceInst | None, b: dict) -> int:
-    return sum(game.ruleset.markers[n].defense for n, _ in game.markers[b["target"]])
+    return sum(game.ruleset.markers[n].defense for n, *_ in game.markers[b["target"]])
 
 
 def _const(v: Any):
@@ -64,7 +64,7 @@ STATS = {s.name: s for s in [
          "banner number + badge number (capped by the tokens left in the tray)", "race",
          lambda game, inst, b: inst.race.tokens + (inst.power.tokens if inst.power else 0) if inst else 0),
     Stat("conquest.cost", "tokens needed to conquer `target`", "int",
-         "2 + tokens in the region + region.defense + travel.cost", "attacker",
+         "2 + tokens in the region (and pieces that count as tokens) + region.defense + travel.cost", "attacker",
          lambda game, inst, b: _cost_base(game, inst, b["target"], None), _TARGET, floor=1, favours="less"),
     Stat("region.defense", "extra defence of `target` against `attacker`", "int",
          "sum of the `defense` of the markers in the region", "defender", _defense_base, _AGAINST),
@@ -259,7 +259,7 @@ def shielded(game: Game, attacker: RaceInst | None, target: int | None) -> bool:
 
 def region_defense(game: Game, region: int, attacker: RaceInst | None, parts: list | None = None) -> int:
     base = 0
-    for name, _owner in game.markers[region]:
+    for name, *_ in game.markers[region]:
         d = game.ruleset.markers[name].defense
         if d:
             base += d
@@ -275,12 +275,14 @@ def _cost_base(game: Game, inst: RaceInst | None, region: int, parts: list | Non
     base = 2
     if parts is not None:
         parts.append(("base", "set", 2, 0, 2))
-    tokens = game.tokens[region]
+    tokens = defenders(game, region)
     if tokens:
         base += tokens
         if parts is not None:
             occ = game.occupant[region]
-            parts.append((f"{tokens} token(s) of {occ.name if occ else '?'}", "by", tokens, base - tokens, base))
+            counted = tokens - game.tokens[region]
+            also = f" ({counted} of them pieces that count as tokens)" if counted else ""
+            parts.append((f"{tokens} token(s) of {occ.name if occ else '?'}{also}", "by", tokens, base - tokens, base))
     if game.markers[region] or game.occupant[region] is not None:
         base += region_defense(game, region, inst, parts)
     if modified(game, "travel.cost", inst):

@@ -14,7 +14,7 @@ from __future__ import annotations
 from swdsl.engine import chance, market
 from swdsl.engine.entries import Ctx
 from swdsl.engine.events import fire, player_races, run_trigger
-from swdsl.engine.holdings import held_content
+from swdsl.engine.holdings import defenders, held_content
 from swdsl.engine.pieces import (
     enter,
     gain,
@@ -40,9 +40,9 @@ def conquer(game: Game, inst: RaceInst, region: int, tokens: int, *, from_tray: 
             destroy: bool = False) -> None:
     """`inst` takes `region` with `tokens` of its own (from hand or tray)."""
     defender = game.occupant[region]
-    defenders = game.tokens[region]
+    defending = defenders(game, region)
     game.turn.log.append(Conquest(region, inst.id, defender.id if defender else None,
-                                  defender.player if defender else None, defenders > 0,
+                                  defender.player if defender else None, game.tokens[region] > 0,
                                   bool(defender and not defender.declined and defender.player is not None)))
     if defender is not None:
         lose_region(game, defender, region, inst, destroy)
@@ -55,7 +55,7 @@ def conquer(game: Game, inst: RaceInst, region: int, tokens: int, *, from_tray: 
         return
     enter(game, inst, region, tokens)
     game.turn.conquered = True
-    fire(game, "conquest.done", inst, target=region, defender=defender, defenders=defenders)
+    fire(game, "conquest.done", inst, target=region, defender=defender, defenders=defending)
 
 
 def lose_region(game: Game, defender: RaceInst, region: int, attacker: RaceInst, destroy: bool) -> None:
@@ -79,10 +79,9 @@ def lose_region(game: Game, defender: RaceInst, region: int, attacker: RaceInst,
     if marks:
         defs = game.ruleset.markers
         for i in range(len(marks) - 1, -1, -1):
-            name, owner = marks[i]
+            name, owner, _ = marks[i]
             if owner == defender.id and defs[name].returns:
-                marks.pop(i)
-                game.turn.returning.append((name, owner))
+                game.turn.returning.append(marks.pop(i))
         markers_leave_with(game, region, defender)
     if defender.declined and not defender.regions and defender.player is not None:
         remove_race(game, defender)
@@ -141,7 +140,7 @@ def decline(game: Game, inst: RaceInst) -> None:
             markers_leave_with(game, r, inst)
     to_tray(game, inst, inst.hand + inst.reserve)  # withdrawn tokens (`withdraw`) are placed again
     inst.hand = inst.reserve = 0
-    if inst.power is not None and not inst.power.acts_in_decline:
+    if inst.power is not None and not inst.power.acts_in_decline and not inst.power.survives_decline:
         game.market.discard.append(inst.power.name)
         inst.power = None
         inst.rebuild_hooks()
@@ -200,6 +199,9 @@ def begin_turn(game: Game) -> None:
         for name, (init, reset) in rule.variables.items():
             if reset == "turn" or name not in game.vars:
                 game.vars[name] = init
+    for var in game.ruleset.shared_vars.values():
+        if var.reset == "turn":
+            (game.vars if var.owner == "game" else p.vars)[var.name] = var.initial
     if p.active is not None:
         ready_troops(game, p.active)
         p.active.turns += 1
@@ -365,11 +367,12 @@ def start_defence(game: Game) -> bool:
     Returns True if a defender must now choose where."""
     turn = game.turn
     while turn.returning:
-        name, owner = turn.returning.pop(0)
-        inst = game.races.get(owner)
+        piece = turn.returning.pop(0)
+        name, owner, _ = piece
+        inst = game.races.get(owner) if owner is not None else None
         if inst is not None and inst.regions:
             r = min(sorted(inst.regions), key=lambda x: game.tokens[x])
-            game.markers[r].append((name, owner))
+            game.markers[r].append(piece)
         elif name in game.pools:
             game.pools[name] += 1
     n = len(game.players)

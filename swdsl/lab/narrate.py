@@ -54,7 +54,7 @@ def _holder(game: Game, inst: RaceInst | None) -> str:
 def _view(game: Game) -> tuple:
     """What the log compares before and after an action."""
     return (tuple(p.coins for p in game.players), tuple(id(i) if i else None for i in game.occupant),
-            tuple(game.tokens), tuple(tuple(n for n, _ in m) for m in game.markers))
+            tuple(game.tokens), tuple(tuple(n for n, *_ in m) for m in game.markers))
 
 
 class Narrator:
@@ -216,7 +216,7 @@ class Narrator:
             inst = game.occupant[r]
             if (id(inst) if inst else None) != occ[r] or (tokens[r] != game.tokens[r] and not ended):
                 self.say(f"  {region_name(game, r)}: now {_holder(game, inst)}, {game.tokens[r]} tokens")
-            now = tuple(n for n, _ in game.markers[r])
+            now = tuple(n for n, *_ in game.markers[r])
             if now != marks[r]:
                 self.say(f"  {region_name(game, r)}: markers {', '.join(now) or 'none'}")
         mine = game.players[self.seat].coins - self.coins

@@ -12,22 +12,26 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from swdsl.engine.content import Ability, Choice, Content, Modifier, Trigger
+from swdsl.engine.content import Ability, Choice, Content, Modifier, SharedVar, Trigger
+from swdsl.engine.effects import Strength
 from swdsl.engine.entries import BLOCK, FLAG, Ctx, Overflow, Variable
 from swdsl.engine.errors import ContentError
 from swdsl.engine.stats import shielded
-from swdsl.engine.vocabulary import EFFECTS, STATS
+from swdsl.engine.vocabulary import DECL_PROPS, EFFECTS, STATS
 from swdsl.lang import ast
 from swdsl.lang.checker import Checked
 from swdsl.lang.closures import ExprCompiler, const
 from swdsl.lang.typer import ELEMENT
 
 Run = Callable[[Ctx], Any]
+# properties that take names (`tags a b`, `survives decline`): their words are kept as a tuple
+NAMES_PROPS = frozenset(n for props in DECL_PROPS.values() for n, (kind, _) in props.items() if kind == "names")
 
 
 class Compiler(ExprCompiler):
     def __init__(self, checked: Checked):
         self.res = checked.resolved
+        self.shared = {n: Variable(n, None if v.init == "none" else v.init, v.shared) for n, v in checked.shared.items()}
 
     # ---- declarations
     def compile(self, d: ast.Decl, wearer: str | None = None) -> Content:
@@ -40,7 +44,7 @@ class Compiler(ExprCompiler):
         self.wearers: set[str] = set()
         owner = "game" if d.kind == "rule" else "race"
         self.variables = {i.name: Variable(i.name, None if i.init == "none" else i.init, owner)
-                          for i in d.items if isinstance(i, ast.VarDecl)}
+                          for i in d.items if isinstance(i, ast.VarDecl) and not i.shared}
         self.path = d.path
         mods: dict[str, list[Modifier]] = {}
         trigs: dict[str, list[Trigger]] = {}
@@ -48,13 +52,17 @@ class Compiler(ExprCompiler):
         docs = []
         for item in d.items:
             if isinstance(item, ast.Prop):
-                c.props[item.name] = item.args[0] if len(item.args) == 1 and item.name != "tags" \
-                    and item.name != "survives" else (tuple(item.args) if item.args else True)
+                c.props[item.name] = item.args[0] if len(item.args) == 1 and item.name not in NAMES_PROPS \
+                    else (tuple(item.args) if item.args else True)
             elif isinstance(item, ast.Doc):
                 docs.append(item.text)
             elif isinstance(item, ast.VarDecl):
                 init = None if item.init == "none" else item.init
-                c.variables[item.name] = (init, item.reset.text if item.reset else None)
+                reset = item.reset.text if item.reset else None
+                if item.shared:
+                    c.shared += (SharedVar(item.name, item.shared, init, reset),)  # type: ignore[arg-type]
+                else:
+                    c.variables[item.name] = (init, reset)
             elif isinstance(item, ast.Modifier):
                 m = self.modifier(d, item)
                 mods.setdefault(m.stat, []).append(m)
@@ -174,6 +182,12 @@ class Compiler(ExprCompiler):
     def _word(self, name: ast.Name) -> str:
         return self.rename.get(name.text, name.text)
 
+    def slot(self, slot: ast.Slot) -> Variable | Strength:
+        """What `set`, `increase`… write: a player's variable, or a marker's strength."""
+        if slot.kind == "strength":
+            return Strength(self._word(slot.name), self.expr(slot.subject))
+        return self.variable(slot.name.text).of(self.expr(slot.subject))
+
     def effect(self, e: ast.Effect) -> Run:
         """Bind an effect to its entry: each argument becomes a getter (an
         expression's closure, or a constant), and the entry's implementation
@@ -188,6 +202,10 @@ class Compiler(ExprCompiler):
                 getters.append(const(bool(arg)))
             elif isinstance(arg, ast.Name) and param.kind in ("var", "counter"):
                 getters.append(const(self.variable(arg.text)))
+            elif isinstance(arg, ast.Slot):
+                getters.append(const(self.slot(arg)))
+            elif isinstance(arg, ast.Name) and param.kind == "name":
+                getters.append(const(arg.text))
             elif isinstance(arg, ast.Name):
                 word = self._word(arg)
                 if param.name == entry.wears:
