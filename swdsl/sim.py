@@ -136,8 +136,9 @@ def simulate(job: Job, games: int, jobs: int = 1, scheduler: str | None = None, 
 
 def summary(run: Run) -> dict:
     job, results, seconds = run.job, run.results, run.seconds
+    done = [r for r in results if r.finished and r.error is None]  # only finished games count
     wins = [0] * job.players
-    for r in results:
+    for r in done:
         wins[r.winner] += 1
     actions = sum(r.actions for r in results)
     boards: dict[str, int] = {}
@@ -148,7 +149,8 @@ def summary(run: Run) -> dict:
         "games": len(results), "partial": run.partial, "seconds": round(seconds, 3),
         "games_per_second": round(len(results) / seconds, 2) if seconds else None,
         "actions": actions, "actions_per_second": round(actions / seconds) if seconds else None,
-        "wins": wins, "mean_score": [round(sum(r.scores[s] for r in results) / max(1, len(results)), 2)
+        "finished": len(done),
+        "wins": wins, "mean_score": [round(sum(r.scores[s] for r in done) / max(1, len(done)), 2)
                                      for s in range(job.players)],
         "boards": boards,
         "games_without_conquest": sum(r.conquests == 0 for r in results),

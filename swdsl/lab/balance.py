@@ -62,7 +62,9 @@ def _outlier(n: int, low: float, high: float, fair: float) -> str | None:
 
 
 def report(run: Run) -> dict:
-    job, results = run.job, run.results
+    """Only finished games are measured; the others are counted under `integrity`."""
+    job, every = run.job, run.results
+    results = [r for r in every if r.finished and r.error is None]
     players = job.players
     fair = 1 / players
     positions = max((row + 1 for r in results for o in r.offers for _, _, row in o.combos), default=0)
@@ -124,8 +126,8 @@ def report(run: Run) -> dict:
                      (sections[kind] if kind != "seats" else [dict(x, name=f"seat {x['seat']}") for x in seats])
                      if row["outlier"]],
         "integrity": {"games_without_conquest": sum(r.conquests == 0 for r in results),
-                      "unfinished": sum(not r.finished for r in results),
-                      "errors": [f"game {r.index}: {r.error}" for r in results if r.error]},
+                      "unfinished": sum(not r.finished and r.error is None for r in every),
+                      "errors": [f"game {r.index}: {r.error}" for r in every if r.error]},
     }
 
 

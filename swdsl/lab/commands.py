@@ -187,8 +187,14 @@ def simulate(players, games, seed, bots, jobs, scheduler, packs, fmt, check_inva
         for s in range(players):
             click.echo(f"  seat {s + 1}: {out['wins'][s]} wins, mean score {out['mean_score'][s]}")
         click.echo(f"  {out['seconds']} s, {out['games_per_second']} games/s, {out['actions']} actions")
+        if out["unfinished"]:
+            click.echo(f"  unfinished: {len(out['unfinished'])} game(s) hit the pack's action budget "
+                       f"(budgets: actions) and are not counted in wins and scores")
         for line in out["errors"][:10]:
             click.echo(f"  stopped: {line}")
+        if out["errors"]:
+            click.echo(f"  failed: {len(out['errors'])} game(s) stopped by their content or the engine, "
+                       "not counted in wins and scores")
         if check_invariants:
             v = out["invariant_violations"]
             click.echo(f"  invariants: {'all held' if not v else f'{len(v)} violation(s)'}")

@@ -120,7 +120,7 @@ def _integrity(con: Console, integrity: dict) -> None:
     if integrity["games_without_conquest"]:
         con.print(f"{integrity['games_without_conquest']} game(s) ended with no conquest at all")
     if integrity["unfinished"]:
-        con.print(f"{integrity['unfinished']} game(s) did not finish (action budget or content error)")
+        con.print(f"{integrity['unfinished']} game(s) hit the action budget and are not measured")
     for e in integrity["errors"][:5]:
         con.print(f"  {e}")
 
