@@ -77,6 +77,8 @@ class Effect:
     by_type: dict[str, Callable[..., Any]] = attrs.field(factory=dict)
     takes: str = ""  # the marker argument whose piece it takes from the pool: abilities need one left
     wears: str = ""  # the marker argument that may take on other pieces' rules (`copy`)
+    # possible(ctx, *arguments): whether it can be made now; an ability is offered only for choices that pass
+    possible: Callable[..., bool] | None = None
 
 
 @attrs.frozen

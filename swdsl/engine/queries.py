@@ -14,7 +14,7 @@ from swdsl.engine.entries import Attribute, Ctx, Function, Param, RegionSet, Sta
 from swdsl.engine.legal import can_target, conquerable
 from swdsl.engine.pieces import offered_powers
 from swdsl.engine.state import Game, RaceInst
-from swdsl.engine.stats import adjacent, conquest_cost, is_immune, modified, neighbours
+from swdsl.engine.stats import AS_EMPTY, adjacent, conquest_cost, is_immune, modified, neighbours
 
 
 def as_regions(v: Any) -> Iterable[int]:
@@ -175,8 +175,10 @@ def _enemy(ctx: Ctx, inst: RaceInst | None) -> bool:
 
 STATES = {(s.subject, s.name): s for s in [
     State("edge", "region", "touches the map edge", lambda ctx, r: ctx.game.board.regions[r].edge),
-    State("empty", "region", "holds no race token", lambda ctx, r: ctx.game.tokens[r] == 0),
-    State("occupied", "region", "holds at least one race token", lambda ctx, r: ctx.game.tokens[r] > 0),
+    State("empty", "region", "holds no race token (or is priced as if empty: conquest.as_empty)",
+          lambda ctx, r: ctx.game.tokens[r] == 0 or ctx.b.get(AS_EMPTY) == r),
+    State("occupied", "region", "holds at least one race token (and is not priced as if empty)",
+          lambda ctx, r: ctx.game.tokens[r] > 0 and ctx.b.get(AS_EMPTY) != r),
     State("mine", "region", "held by this race", lambda ctx, r: _occ(ctx, r) is ctx.me),
     State("ours", "region", "held by any race of this race's player", lambda ctx, r: _ours(ctx, _occ(ctx, r))),
     State("enemy", "region", "held by another player's race", lambda ctx, r: _enemy(ctx, _occ(ctx, r))),

@@ -40,7 +40,7 @@ def snapshot(game: Game) -> dict[str, Any]:
         "races": sorted(_race(i) for i in game.races.values()),
         "neutrals": sorted((n, i.id) for n, i in game.neutrals.items()),
         "market": [game.market.columns, game.market.powers, game.market.coins, game.market.discard],
-        "tray": sorted(game.tray.items()), "pools": sorted(game.pools.items()),
+        "tray": sorted(game.tray.items()), "destroyed": sorted(game.destroyed.items()), "pools": sorted(game.pools.items()),
         "hidden": sorted(game.hidden.items()), "uses": sorted(map(list, game.uses.items()), key=str),
         "bound_powers": sorted(game.bound_powers.items()), "worn": sorted(game.worn.items()),
         "vars": sorted(game.vars.items()),

@@ -184,6 +184,7 @@ class Game:
     # the game's history of coins: (seat, change, why), `cause` naming what moves them now
     ledger: list[tuple[int, int, str]] = attrs.field(factory=list)
     cause: str = "setup"
+    destroyed: dict[str, int] = attrs.field(factory=dict)  # per race: tokens out of the game for good (`destroy`)
 
     @property
     def over(self) -> bool:
@@ -250,4 +251,4 @@ class Game:
                     dict(self.uses), {r: list(v) for r, v in self.bound_powers.items()}, dict(self.worn),
                     dict(self.vars),
                     {k: list(v) for k, v in self.script.items()}, list(self.actions), turn, list(self.ledger),
-                    self.cause)
+                    self.cause, dict(self.destroyed))

@@ -159,7 +159,7 @@ class Checker(Typer):
             self.warn(d.path, t.when.span, "SW142", "this trigger can never fire (`when false`)")
         if t.audience is not None and t.audience.text not in V.AUDIENCES:
             self.error(d.path, t.audience.span, "SW132", f"unknown audience 'by {t.audience.text}'",
-                       did_you_mean(t.audience.text, V.AUDIENCES) or "use `by ours`")
+                       did_you_mean(t.audience.text, V.AUDIENCES) or "use `by ours` or `by anyone`")
         env = _Env(d, dict(event.bindings), variables)
         if t.when is not None:
             self.expect(env, t.when, "bool")
