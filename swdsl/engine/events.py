@@ -25,14 +25,14 @@ EVENTS = {e.name: e for e in [
           "defender before anything moves", {"target": "region", "attacker": "race"},
           audience="the defending race"),
     Event("conquest.done", "the acting race took `target` (from `defender`, if anyone held it, who had "
-          "`defenders` tokens there and lost `lost` of them to its tray); `rout … as conquest` fires it too, "
-          "`target` left empty", {"target": "region", "defender": "race", "defenders": "int", "lost": "int"}),
+          "`defenders` tokens there and lost `losses` of them to its tray); `rout … as conquest` fires it too, "
+          "`target` left empty", {"target": "region", "defender": "race", "defenders": "int", "losses": "int"}),
     Event("region.lost", "this race lost `target` to `attacker`; fires for the defender",
           {"target": "region", "attacker": "race"}, audience="the defending race"),
     Event("tokens.lost", "this race made `defender` lose tokens in `target` (a conquest, `rout`, `discard`/"
-          "`destroy … from`); `count` is how many really left play (to the tray or out of the game, after "
+          "`destroy … from`); `losses` is how many really left play (to the tray or out of the game, after "
           "`loss.discard`; 0 when all withdraw); `attacker` is this race, for `by anyone` listeners",
-          {"target": "region", "attacker": "race", "defender": "race", "count": "int"}),
+          {"target": "region", "attacker": "race", "defender": "race", "losses": "int"}),
     Event("region.entered", "this race came to hold `target`, which it did not hold: a conquest, `swap`, `add … "
           "to` an empty region, the `conquer` effect", _REGION, audience="the race entering"),
     Event("region.abandoned", "this race stopped holding `target` without losing it to another race: `abandon`, "

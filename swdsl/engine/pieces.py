@@ -343,7 +343,7 @@ def remove_tokens(game: Game, region: int, n: int, by: RaceInst | None = None, d
     if inst.declined and not inst.regions and inst.player is not None:
         remove_race(game, inst)
     if hit:
-        fire(game, "tokens.lost", by, target=region, attacker=by, defender=inst, count=gone)
+        fire(game, "tokens.lost", by, target=region, attacker=by, defender=inst, losses=gone)
     return gone
 
 

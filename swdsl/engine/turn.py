@@ -61,7 +61,7 @@ def conquer(game: Game, inst: RaceInst, region: int, tokens: int, *, from_tray: 
         return
     enter(game, inst, region, tokens)
     game.turn.conquered = True
-    fire(game, "conquest.done", inst, target=region, defender=defender, defenders=defenders, lost=lost)
+    fire(game, "conquest.done", inst, target=region, defender=defender, defenders=defenders, losses=lost)
 
 
 def lose_region(game: Game, defender: RaceInst, region: int, attacker: RaceInst, destroy: bool,
@@ -97,7 +97,7 @@ def lose_region(game: Game, defender: RaceInst, region: int, attacker: RaceInst,
         markers_leave_with(game, region, defender)
     if defender.declined and not defender.regions and defender.player is not None:
         remove_race(game, defender)
-    fire(game, "tokens.lost", attacker, target=region, attacker=attacker, defender=defender, count=discard)
+    fire(game, "tokens.lost", attacker, target=region, attacker=attacker, defender=defender, losses=discard)
     return discard
 
 
@@ -113,7 +113,7 @@ def rout(game: Game, inst: RaceInst, region: int, as_conquest: bool = False) -> 
                                   bool(not defender.declined and defender.player is not None)))
     lost = lose_region(game, defender, region, inst, False)
     if as_conquest:
-        fire(game, "conquest.done", inst, target=region, defender=defender, defenders=defenders, lost=lost)
+        fire(game, "conquest.done", inst, target=region, defender=defender, defenders=defenders, losses=lost)
 
 
 def final_shortfall(game: Game) -> int:
