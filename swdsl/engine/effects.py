@@ -219,7 +219,8 @@ EFFECTS = {e.name: e for e in [
     Effect("destroy", "destroy N tokens [from REGION | from tray]", "N tokens leave the game for good (the race's "
            "supply shrinks): from hand, from the race's tray, or of whichever race holds REGION (another race's: "
            "`region.attacked` first, `tokens.lost` after; `loss.discard` is not asked)",
-           (N, Param("from", "region", optional=True), Param("from_tray", "flag")), _destroy),
+           (N, Param("from", "region", optional=True), Param("from_tray", "flag")), _destroy,
+           exclusive=(("from", "from_tray", "`from REGION` and `from tray`"),)),
     Effect("set_aside", "set aside N tokens [from hand]", "N tokens leave the map (most crowded regions first; "
            "`from hand`: only from hand) until troops are next readied", (N, Param("from_hand", "flag")),
            _set_aside),
@@ -249,7 +250,9 @@ EFFECTS = {e.name: e for e in [
            "token) from hand or tray, never fewer than the region's minimum; not possible with fewer (an ability "
            "is not offered for it). `destroying defenders`: they are all discarded; `sparing defenders`: none is",
            (REGION, Param("as_empty", "flag"), Param("using", "int", optional=True), Param("from_tray", "flag"),
-            Param("destroying", "flag"), Param("sparing", "flag")), _conquer, possible=_can_conquer),
+            Param("destroying", "flag"), Param("sparing", "flag")), _conquer, possible=_can_conquer,
+           exclusive=(("destroying", "sparing", "`destroying defenders` and `sparing defenders`"),
+                      ("as_empty", "using", "`as empty` (its cost) and `using N tokens`"))),
     Effect("vacate", "vacate SELECTION", "take the race's tokens back into hand from the selected regions",
            (REGIONS,), _each_region(_vacate)),
     Effect("rout", "rout SELECTION [as conquest]", "drive the races out of the selected regions as a conquest by "

@@ -13,13 +13,13 @@ _REGION = {"target": "region"}
 
 EVENTS = {e.name: e for e in [
     Event("round.start", "a round begins, before its first player's turn (round 1 included); an edition rule "
-          "hears it once per race on the table, as that race", audience="every race on the table"),
+          "hears it once per race on the table, as that race", audience="every race on the table", everyone=True),
     Event("turn.start", "a player's turn begins, after their active race readied its troops",
           audience="the player's races"),
-    Event("combo.picked", "the acting race was just taken from the market, its tokens in hand"),
+    Event("combo.picked", "the acting race was just taken from the market, its tokens in hand", declined=False),
     Event("combo.skipped", "the race just picked skipped the combo in market position `row` (from 1 at the top), "
           "putting `coins` on it; once per combo skipped, after the payment, before `combo.picked`",
-          {"row": "int", "coins": "int"}),
+          {"row": "int", "coins": "int"}, declined=False),
     Event("region.attacked", "another race is about to take `target` from this race or make its tokens leave it "
           "(a conquest, `rout`, `discard`/`destroy … from`, `move … tokens from`, `swap`); fires for the "
           "defender before anything moves", {"target": "region", "attacker": "race"},
@@ -43,12 +43,13 @@ EVENTS = {e.name: e for e in [
     Event("conquests.end", "the acting race's conquests are over (by choice or after the final roll)"),
     Event("redeploy.start", "the acting race begins redeploying; tokens from conquests are in place"),
     Event("redeploy.end", "the acting race finished redeploying"),
-    Event("decline", "this race is going into decline (fires before it flips)", audience="the declining race"),
+    Event("decline", "this race is going into decline (fires before it flips)", audience="the declining race",
+          declined=False),
     Event("turn.end", "scoring: after the base 1 coin per region, bonuses are paid here",
           audience="the player's races"),
     Event("game.end", "the last turn is over, before the final count: end-of-game bonuses and penalties "
           "(`gain`, `pay`); an edition rule hears it once per race on the table, as that race",
-          audience="every race on the table"),
+          audience="every race on the table", everyone=True),
 ]}
 
 MAX_TRIGGER_DEPTH = 8
