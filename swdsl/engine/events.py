@@ -61,6 +61,8 @@ def fire(game: Game, event: str, inst: RaceInst | None, **bindings) -> None:
     triggers of the player's other races and the `by anyone` triggers of every
     other race. A chain deeper than MAX_TRIGGER_DEPTH stops (a pack cannot loop
     forever)."""
+    if event not in game.ruleset.heard_events:
+        return
     triggers = game.ruleset.rule_triggers.get(event, ())
     if inst is not None:
         triggers = triggers + _own_triggers(game, inst, event)

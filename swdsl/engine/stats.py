@@ -292,7 +292,7 @@ def _cost_bindings(region: int, empty: bool) -> dict[str, Any]:
 def conquest_cost(game: Game, inst: RaceInst, region: int, parts: list | None = None, empty: bool = False) -> int:
     """What conquering `region` costs `inst`; `empty` (or its conquest.as_empty) prices it as if it held no
     race token."""
-    if not empty and modified(game, "conquest.as_empty", inst):
+    if not empty and "conquest.as_empty" in game.ruleset.modified_stats and modified(game, "conquest.as_empty", inst):
         empty = bool(value(game, "conquest.as_empty", inst, target=region))
     return fold(game, "conquest.cost", _cost_base(game, inst, region, parts, empty), inst,
                 _cost_bindings(region, empty), parts)
