@@ -32,7 +32,8 @@ EVENTS = {e.name: e for e in [
     Event("tokens.lost", "this race made `defender` lose tokens in `target` (a conquest, `rout`, `discard`/"
           "`destroy … from`); `losses` is how many really left play (to the tray or out of the game, after "
           "`loss.discard`; 0 when all withdraw); `attacker` is this race, for `by anyone` listeners",
-          {"target": "region", "attacker": "race", "defender": "race", "losses": "int"}),
+          {"target": "region", "attacker": "race", "defender": "race", "losses": "int"},
+          audience="the race that caused the loss"),
     Event("region.entered", "this race came to hold `target`, which it did not hold: a conquest, `swap`, `add … "
           "to` an empty region, the `conquer` effect", _REGION, audience="the race entering"),
     Event("region.abandoned", "this race stopped holding `target` without losing it to another race: `abandon`, "
