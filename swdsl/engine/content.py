@@ -72,6 +72,7 @@ class Ability:
     choose: tuple[Choice, ...]
     run: Fn
     where: str = ""  # file:line:col of the rule
+    possible: Fn | None = None  # possible(ctx with the choices bound): its effects can be made (a conquest paid)
 
 
 @attrs.frozen

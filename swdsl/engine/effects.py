@@ -32,9 +32,25 @@ def _take(ctx: Ctx, amount: int, victims: Any) -> None:
 
 def _discard(ctx: Ctx, n: int, where: int | None) -> None:
     if where is not None:
-        pieces.remove_tokens(ctx.game, where, n)  # whichever race holds it
+        pieces.remove_tokens(ctx.game, where, n, ctx.me)  # whichever race holds it
     else:
         pieces.discard_from_hand(ctx.game, ctx.me, n)  # type: ignore[arg-type]
+
+
+def _destroy(ctx: Ctx, n: int, where: int | None, from_tray: bool) -> None:
+    if where is not None:
+        pieces.remove_tokens(ctx.game, where, n, ctx.me, destroy=True)
+    elif from_tray:
+        pieces.destroy_from_tray(ctx.game, ctx.me, n)  # type: ignore[arg-type]
+    else:
+        pieces.discard_from_hand(ctx.game, ctx.me, n, destroy=True)  # type: ignore[arg-type]
+
+
+def _set_aside(ctx: Ctx, n: int, from_hand: bool) -> None:
+    if from_hand:
+        pieces.hold_back(ctx.game, ctx.me, n, withdrawn=False)  # type: ignore[arg-type]
+    else:
+        pieces.set_aside(ctx.game, ctx.me, n)  # type: ignore[arg-type]
 
 
 def _each_region(primitive: Callable[..., Any]) -> Callable[..., None]:
@@ -57,7 +73,7 @@ def _withdraw(game, me, r: int) -> None:
 
 def _shift(ctx: Ctx, n: int, src: int | None, dst: int | None) -> None:
     if src is not None and dst is not None:
-        pieces.shift_tokens(ctx.game, src, dst, n)
+        pieces.shift_tokens(ctx.game, src, dst, n, ctx.me)
 
 
 def _draw(ctx: Ctx, pool: str, where: int | None) -> None:
@@ -116,12 +132,33 @@ def _roll(ctx: Ctx, var: Variable | Strength) -> None:
     var.set(ctx, chance.roll(ctx.game))
 
 
-def _conquer(ctx: Ctx, r: int | None, using: int | None, from_tray: bool, destroying: bool) -> None:
+def _conquest_tokens(ctx: Ctx, r: int | None, empty: bool, using: int | None, from_tray: bool) -> int:
+    """The tokens a `conquer` effect puts in (N, or the cost; never fewer than the
+    region's minimum), or 0 if it cannot: not a region, already the race's, or
+    fewer than that in hand (or tray)."""
     g, me = ctx.game, ctx.me
     if r is None or me is None or g.occupant[r] is me:
-        return
-    n = using if using is not None else conquest_cost(g, me, r)
-    turn.conquer(g, me, r, max(1, n), from_tray=from_tray, destroy=destroying)
+        return 0
+    n = using if using is not None else conquest_cost(g, me, r, empty=empty)
+    n = max(1, n, region_minimum(g, me, r))
+    return n if n <= (g.tray[me.race.name] if from_tray else me.hand) else 0
+
+
+def _can_conquer(ctx: Ctx, r: int | None, empty: bool, using: int | None, from_tray: bool, *_: bool) -> bool:
+    return _conquest_tokens(ctx, r, empty, using, from_tray) > 0
+
+
+def _conquer(ctx: Ctx, r: int | None, empty: bool, using: int | None, from_tray: bool, destroying: bool,
+             sparing: bool) -> None:
+    n = _conquest_tokens(ctx, r, empty, using, from_tray)
+    if n:
+        turn.conquer(ctx.game, ctx.me, r, n, from_tray=from_tray, destroy=destroying,  # type: ignore[arg-type]
+                     spare=sparing)
+
+
+def _rout(ctx: Ctx, where: Any, as_conquest: bool) -> None:
+    for r in as_regions(where):
+        turn.rout(ctx.game, ctx.me, r, as_conquest)  # type: ignore[arg-type]
 
 
 def _end_conquests(ctx: Ctx) -> None:
@@ -198,7 +235,7 @@ def _return(ctx: Ctx, marker: str, pool: str, where: Any) -> None:
 
 def _swap(ctx: Ctx, a: Any, b: Any) -> None:
     if a is not None and b is not None:
-        pieces.swap_regions(ctx.game, a, b)
+        pieces.swap_regions(ctx.game, a, b, ctx.me)
 
 
 def _swap_power(ctx: Ctx, a: Any, b: Any) -> None:
@@ -224,10 +261,21 @@ EFFECTS = {e.name: e for e in [
            (N, Param("to", "region|combos", optional=True)), lambda ctx, n, to: pieces.add_tokens(ctx.game, ctx.me, n, to),
            by_type={"combos": lambda ctx, n, to: market.put_tokens(ctx.game, n)}),
     Effect("discard", "discard N tokens [from REGION]", "N of the race's tokens from hand back to the tray; with "
-           "REGION, N tokens of whichever race holds it back to that race's tray (an emptied region is left)",
-           (N, Param("from", "region", optional=True)), _discard),
-    Effect("set_aside", "set aside N tokens", "N tokens leave the map (most crowded regions first) until troops are "
-           "readied", (N,), lambda ctx, n: pieces.set_aside(ctx.game, ctx.me, n)),
+           "REGION, N tokens of whichever race holds it leave it: the race's own go back to its tray; another "
+           "race's are a loss (`region.attacked` first; its `loss.discard` says how many of the N go to its tray, "
+           "the others are withdrawn; `tokens.lost` follows). A region emptied is left, one left under its "
+           "minimum joins the holder's most crowded region", (N, Param("from", "region", optional=True)), _discard),
+    Effect("destroy", "destroy N tokens [from REGION | from tray]", "N tokens leave the game for good (the race's "
+           "supply shrinks): from hand, from the race's tray, or of whichever race holds REGION (another race's: "
+           "`region.attacked` first, `tokens.lost` after; `loss.discard` is not asked)",
+           (N, Param("from", "region", optional=True), Param("from_tray", "flag")), _destroy,
+           exclusive=(("from", "from_tray", "`from REGION` and `from tray`"),)),
+    Effect("set_aside", "set aside N tokens [from hand]", "N tokens leave the map (most crowded regions first; "
+           "`from hand`: only from hand) until troops are next readied", (N, Param("from_hand", "flag")),
+           _set_aside),
+    Effect("withdraw_tokens", "withdraw N tokens from hand", "N tokens from hand join the race's withdrawn tokens, "
+           "placed again among its regions at the end of the turn like tokens withdrawn after a loss", (N,),
+           lambda ctx, n: pieces.hold_back(ctx.game, ctx.me, n, withdrawn=True)),
     Effect("place", "place MARKER in SELECTION [with N]", "put one MARKER from its pool in each region selected; "
            "`with N`: each carries the number N, its strength (`strength of MARKER in REGION`; never below 0); "
            "`place MARKER in combos`: on every combo on offer, for its taker",
@@ -262,20 +310,28 @@ EFFECTS = {e.name: e for e in [
            "marker's strength, as for `set`)", (Param("var", "counter"), N), _bump(-1)),
     Effect("roll", "roll die into VAR", "roll the reinforcement die and keep the result in VAR",
            (Param("var", "counter"),), _roll),
-    Effect("conquer", "conquer REGION [using N tokens] [from tray] [destroying defenders]",
-           "conquer REGION at once, with N tokens (default: its cost) from hand or tray; `destroying defenders`: "
-           "they are all discarded", (REGION, Param("using", "int", optional=True), Param("from_tray", "flag"),
-                                      Param("destroying", "flag")), _conquer),
+    Effect("conquer", "conquer REGION [as empty] [using N tokens] [from tray] [destroying|sparing defenders]",
+           "conquer REGION at once, with N tokens (default: its cost; `as empty`: its cost as if it held no race "
+           "token) from hand or tray, never fewer than the region's minimum; not possible with fewer (an ability "
+           "is not offered for it). `destroying defenders`: they are all discarded; `sparing defenders`: none is",
+           (REGION, Param("as_empty", "flag"), Param("using", "int", optional=True), Param("from_tray", "flag"),
+            Param("destroying", "flag"), Param("sparing", "flag")), _conquer, possible=_can_conquer,
+           exclusive=(("destroying", "sparing", "`destroying defenders` and `sparing defenders`"),
+                      ("as_empty", "using", "`as empty` (its cost) and `using N tokens`"))),
     Effect("vacate", "vacate SELECTION", "take the race's tokens back into hand from the selected regions",
            (REGIONS,), _each_region(_vacate)),
-    Effect("rout", "rout SELECTION", "drive the races out of the selected regions as a conquest by this race would "
-           "(losses, withdrawal, `region.lost`) without entering them: they are left empty",
-           (REGIONS,), _each_region(turn.rout)),
+    Effect("rout", "rout SELECTION [as conquest]", "drive the races out of the selected regions as a conquest by "
+           "this race would (`region.attacked`, losses, withdrawal, `region.lost`, `tokens.lost`) without entering "
+           "them: they are left empty; `as conquest`: each also counts as a conquest for every bonus rule "
+           "(`conquest.done`)", (REGIONS, Param("as_conquest", "flag")), _rout),
     Effect("move_tokens", "move N tokens from REGION to REGION", "up to N tokens of the race holding the first "
-           "region go into the second, which it must hold too (an emptied region is left)",
+           "region go into the second, which it must hold too (another race's: `region.attacked` first); an "
+           "emptied region is left, one left under its minimum joins the holder's most crowded region",
            (N, Param("from", "region"), Param("to", "region")), _shift),
     Effect("swap", "swap A with B", "regions: exchange their race tokens and markers (places, `fixed` and "
-           "face-down markers stay); powers: exchange the race's power A for the offered power B (tokens follow the badges)",
+           "face-down markers stay; holders other than this race hear `region.attacked` first, a race coming to "
+           "hold a region hears `region.entered`); powers: exchange the race's power A for the offered power B "
+           "(tokens follow the badges)",
            (Param("a", "region|power"), Param("b", "region|power", same_as="a")), _swap,
            by_type={"power": _swap_power}),
     Effect("give", "give MARKER to PLAYERS", "put one MARKER from its pool in front of each player selected "

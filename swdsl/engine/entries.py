@@ -82,6 +82,10 @@ class Effect:
     by_type: dict[str, Callable[..., Any]] = attrs.field(factory=dict)
     takes: str = ""  # the marker argument whose piece it takes from the pool: abilities need one left
     wears: str = ""  # the marker argument that may take on other pieces' rules (`copy`)
+    # possible(ctx, *arguments): whether it can be made now; an ability is offered only for choices that pass
+    possible: Callable[..., bool] | None = None
+    # optional parts that cannot be written together: (part, part, how they read)
+    exclusive: tuple[tuple[str, str, str], ...] = ()
 
 
 @attrs.frozen
@@ -157,10 +161,16 @@ class RegionSet:
 
 @attrs.frozen
 class Event:
+    """A hook point of the turn. `everyone`: the engine fires it for every race
+    on the table, so no listener needs `by ours`/`by anyone`; `declined`:
+    whether it can happen to a declined race (the checker warns otherwise)."""
+
     name: str
     doc: str
     bindings: dict[str, str] = attrs.field(factory=dict)
     audience: str = "acting race"
+    everyone: bool = False
+    declined: bool = True
 
 
 @attrs.frozen

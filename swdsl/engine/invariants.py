@@ -10,7 +10,7 @@ from swdsl.engine.state import Game
 def violations(game: Game) -> list[str]:
     out: list[str] = []
     rs = game.ruleset
-    # each race's tokens: tray + hands + map = supply
+    # each race's tokens: tray + hands + map + destroyed = supply
     held: Counter[str] = Counter()
     for inst in game.races.values():
         held[inst.race.name] += inst.hand + inst.reserve + inst.pending - sum(inst.troops.values())
@@ -29,9 +29,10 @@ def violations(game: Game) -> list[str]:
             if game.occupant[r] is not inst:
                 out.append(f"{inst.name} believes it holds region {game.board.regions[r].id}")
     for name, race in rs.races.items():
-        total = game.tray[name] + held[name]
-        if total != race.supply or game.tray[name] < 0:
-            out.append(f"{name}: tray {game.tray[name]} + out {held[name]} != supply {race.supply}")
+        gone = game.destroyed.get(name, 0)
+        total = game.tray[name] + held[name] + gone
+        if total != race.supply or game.tray[name] < 0 or gone < 0:
+            out.append(f"{name}: tray {game.tray[name]} + out {held[name]} + destroyed {gone} != supply {race.supply}")
     # coins are conserved
     coins = game.bank + sum(p.coins for p in game.players) + sum(map(sum, game.market.coins))
     if coins != rs.bank or game.bank < 0 or any(p.coins < 0 for p in game.players):

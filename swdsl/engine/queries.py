@@ -15,7 +15,7 @@ from swdsl.engine.holdings import defenders
 from swdsl.engine.legal import can_target, conquerable
 from swdsl.engine.pieces import is_kind, offered_powers, strength
 from swdsl.engine.state import Game, RaceInst
-from swdsl.engine.stats import adjacent, conquest_cost, is_immune, modified, neighbours
+from swdsl.engine.stats import AS_EMPTY, adjacent, conquest_cost, is_immune, modified, neighbours
 
 
 def as_regions(v: Any) -> Iterable[int]:
@@ -220,8 +220,10 @@ STATES = {(s.subject, s.name): s for s in [
     State("edge", "region", "touches the map edge", lambda ctx, r: ctx.game.board.regions[r].edge),
     State("face_down", "region", "a marker lies face down there (placed so at setup, not yet revealed)",
           lambda ctx, r: r in ctx.game.face_down),
-    State("empty", "region", "holds no race token", lambda ctx, r: ctx.game.tokens[r] == 0),
-    State("occupied", "region", "holds at least one race token", lambda ctx, r: ctx.game.tokens[r] > 0),
+    State("empty", "region", "holds no race token (or is priced as if empty: conquest.as_empty)",
+          lambda ctx, r: ctx.game.tokens[r] == 0 or ctx.b.get(AS_EMPTY) == r),
+    State("occupied", "region", "holds at least one race token (and is not priced as if empty)",
+          lambda ctx, r: ctx.game.tokens[r] > 0 and ctx.b.get(AS_EMPTY) != r),
     State("mine", "region", "held by this race", lambda ctx, r: _occ(ctx, r) is ctx.me),
     State("ours", "region", "held by any race of this race's player", lambda ctx, r: _ours(ctx, _occ(ctx, r))),
     State("enemy", "region", "held by another player's race", lambda ctx, r: _enemy(ctx, _occ(ctx, r))),

@@ -123,7 +123,8 @@ class Ruleset:
     lasting_abilities: bool = False  # some ability works in decline: the player's other races offer theirs
     ability_phases: frozenset[str] = frozenset()  # the phases some ability is offered in
     modified_stats: frozenset[str] = frozenset()  # stats any content modifies
-    wide_events: frozenset[str] = frozenset()  # events some trigger hears for the player's other races
+    heard_events: frozenset[str] = frozenset()  # events some trigger hears: the others are not fired at all
+    wide_events: frozenset[str] = frozenset()  # events some trigger hears for other races (`by ours`, `by anyone`)
     copied: dict[tuple[str, str], Content] = attrs.field(factory=dict)  # (wearer, original): rules as worn
     hooked_markers: frozenset[str] = frozenset()
     marker_stats: frozenset[str] = frozenset()  # stats some relic or place modifies
@@ -147,6 +148,7 @@ class Ruleset:
         self.reorders = any(m.op in _LATE for c in everything for ms in c.modifiers.values() for m in ms)
         self.lasting_abilities = any(a.scope != "active" for c in everything for a in c.abilities)
         self.ability_phases = frozenset(a.phase for c in everything for a in c.abilities)
+        self.heard_events = frozenset(event for c in everything for event in c.triggers)
         self.wide_events = frozenset(t.event for c in everything for ts in c.triggers.values() for t in ts
                                      if t.audience != "me")
         copiers = {n for c in everything for n in c.copiers}

@@ -211,6 +211,7 @@ class Game:
     ledger: list[tuple[int, int, str]] = attrs.field(factory=list)
     cause: str = "setup"
     won_by: int | None = None  # the seat a rule gave the game to (`win the game`)
+    destroyed: dict[str, int] = attrs.field(factory=dict)  # per race: tokens out of the game for good (`destroy`)
 
     @property
     def over(self) -> bool:
@@ -284,4 +285,4 @@ class Game:
                     dict(self.uses), {r: list(v) for r, v in self.bound_powers.items()}, dict(self.worn),
                     dict(self.vars), {r: list(v) for r, v in self.face_down.items()},
                     {k: list(v) for k, v in self.script.items()}, list(self.actions), turn, list(self.ledger),
-                    self.cause, self.won_by)
+                    self.cause, self.won_by, dict(self.destroyed))

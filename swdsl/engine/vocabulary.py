@@ -23,6 +23,8 @@ __all__ = ["EFFECTS", "EVENTS", "STATS", "ATTRIBUTES", "FORMS", "FUNCTIONS", "LO
 AUDIENCES = {
     "ours": "`on EVENT by ours`: the trigger also runs when the event happens to another race of the same "
             "player (`me` stays the race whose rule it is)",
+    "anyone": "`on EVENT by anyone`: the trigger also runs when the event happens to any other race on the "
+              "table, whoever's (`me` stays the race whose rule it is; the event's bindings say where and who)",
 }
 
 MODIFIER_OPS = {

@@ -181,14 +181,18 @@ class Checker(Typer):
             self.error(d.path, t.event.span, "SW100", f"unknown event '{t.event.text}'",
                        did_you_mean(t.event.text, V.EVENTS) or "see docs/language.md for the events")
             return
-        if event.name == "decline" and scope == "declined":
-            self.warn(d.path, t.span, "SW142", "this trigger can never fire: `decline` happens while the race is active",
-                      "remove `while declined`")
+        if not event.declined and scope == "declined":
+            self.warn(d.path, t.span, "SW142", f"this trigger can never fire: `{event.name}` happens while the race "
+                      "is active", "remove `while declined`")
         if isinstance(t.when, ast.Ref) and t.when.name == "false":
             self.warn(d.path, t.when.span, "SW142", "this trigger can never fire (`when false`)")
         if t.audience is not None and t.audience.text not in V.AUDIENCES:
             self.error(d.path, t.audience.span, "SW132", f"unknown audience 'by {t.audience.text}'",
-                       did_you_mean(t.audience.text, V.AUDIENCES) or "use `by ours`")
+                       did_you_mean(t.audience.text, V.AUDIENCES) or "use `by ours` or `by anyone`")
+        elif t.audience is not None and event.everyone:
+            self.warn(d.path, t.audience.span, "SW161", f"`{event.name}` already happens to every race on the table: "
+                      f"`by {t.audience.text}` would run this trigger again for each other race",
+                      f"remove `by {t.audience.text}`")
         env = _Env(d, dict(event.bindings), variables)
         if t.when is not None:
             self.expect(env, t.when, "bool")
@@ -266,6 +270,11 @@ class Checker(Typer):
         if entry is None:
             self.error(env.decl.path, e.span, "SW199", f"unsupported effect '{e.kind}'")
             return
+        given = {p.name for p, arg in zip(entry.params, e.args) if arg is not None and arg is not False}
+        for a, b, what in entry.exclusive:
+            if a in given and b in given:
+                self.error(env.decl.path, e.span, "SW160", f"{what} cannot go together", "keep one of them: "
+                           f"`{entry.syntax}`")
         types: dict[str, str] = {}
         words: dict[str, str] = {}
         name: ast.Name | None = None

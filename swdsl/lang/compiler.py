@@ -113,7 +113,7 @@ class Compiler(ExprCompiler):
             limit=limit.count if limit else None, per=limit.per.text if limit and limit.per else None,
             per_owner=bool(limit and limit.key), when=self._pieces_left(self.opt(a.when), effects),
             scope=a.scope.kind if a.scope else "active", choose=tuple(chooses), run=self.block(tuple(effects)),
-            where=self.where(a.span),
+            where=self.where(a.span), possible=self._possible(effects),
         )
 
     def options(self, sel: ast.Expr):
@@ -168,6 +168,17 @@ class Compiler(ExprCompiler):
             return all(pools.get(m, 1) > 0 for m in taken) and (when is None or when(ctx))
         return pieces_left
 
+    def _possible(self, effects: list[ast.Effect]):
+        """Whether the ability's own effects that say when they can be made
+        (a `conquer` it cannot pay) all can, with its choices bound; None if none says."""
+        tests = [(EFFECTS[e.kind].possible, self._getters(e)) for e in effects if EFFECTS[e.kind].possible]
+        if not tests:
+            return None
+
+        def possible(ctx):
+            return all(test(ctx, *[g(ctx) for g in getters]) for test, getters in tests)
+        return possible
+
     # ---- effects
     def block(self, effects: tuple[ast.Effect, ...]) -> Run:
         fns = [self.effect(e) for e in effects]
@@ -194,6 +205,20 @@ class Compiler(ExprCompiler):
         is called with their values."""
         entry = EFFECTS[e.kind]
         run = entry.by_type.get(self.res.get(id(e), ("",))[0], entry.run)
+        getters = self._getters(e)
+        where = self.where(e.span)
+
+        def bound(ctx):
+            try:
+                run(ctx, *[g(ctx) for g in getters])
+            except Overflow as err:
+                raise ContentError(where, "SW500", str(err), "raise the budget in pack.yaml `budgets:` if this is "
+                                   "meant, or bound the value") from None
+        return bound
+
+    def _getters(self, e: ast.Effect) -> list[Run]:
+        """One getter per argument of the effect: an expression's closure, or a constant."""
+        entry = EFFECTS[e.kind]
         getters: list[Run] = []
         for param, arg in zip(entry.params, e.args):
             if param.kind == BLOCK:
@@ -213,15 +238,7 @@ class Compiler(ExprCompiler):
                 getters.append(const(word))
             else:
                 getters.append(const(None) if arg is None else self.expr(arg))  # type: ignore[arg-type]
-        where = self.where(e.span)
-
-        def bound(ctx):
-            try:
-                run(ctx, *[g(ctx) for g in getters])
-            except Overflow as err:
-                raise ContentError(where, "SW500", str(err), "raise the budget in pack.yaml `budgets:` if this is "
-                                   "meant, or bound the value") from None
-        return bound
+        return getters
 
 
 def _words(name: str, words: tuple[str, ...]) -> Choice:

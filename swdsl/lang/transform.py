@@ -232,6 +232,18 @@ class ToAst(Transformer):
     def destroying(self, meta, c):
         return True
 
+    def sparing(self, meta, c):
+        return True
+
+    def from_hand(self, meta, c):
+        return True
+
+    def as_empty(self, meta, c):
+        return True
+
+    def as_conquest(self, meta, c):
+        return True
+
     # expressions
     def int_(self, meta, c):
         return ast.Int(value=int(c[0]), span=self._span(meta))

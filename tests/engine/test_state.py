@@ -80,6 +80,7 @@ def _fields(game):
         "discards": lambda: game.market.discard.append("x"),
         "tray": lambda: game.tray.__setitem__(inst.race.name, game.tray[inst.race.name] + 1),
         "pools": lambda: game.pools.__setitem__("x", 1),
+        "destroyed": lambda: game.destroyed.__setitem__(inst.race.name, 1),
         "hidden": lambda: game.hidden.__setitem__("x", ["y"]),
         "uses": lambda: game.uses.__setitem__((1, "x"), 1),
         "bound powers": lambda: game.bound_powers.__setitem__(0, ["x"]),
@@ -127,10 +128,10 @@ def test_the_checksum_covers_every_field_of_the_state(classic):
 # every field of the state, and the change above that shows the checksum sees it
 COVERED = {
     "Game": {"round": "round", "current": "current", "bank": "bank", "next_id": "next_id", "players": "coins",
-             "market": "market", "tray": "tray", "pools": "pools", "hidden": "hidden", "occupant": "occupant",
-             "tokens": "tokens", "markers": "markers", "races": "races", "neutrals": "races", "uses": "uses",
-             "bound_powers": "bound powers", "worn": "worn", "vars": "game vars", "face_down": "face down",
-             "script": "script", "rng": "rng", "turn": "phase", "won_by": "won by"},
+             "market": "market", "tray": "tray", "destroyed": "destroyed", "pools": "pools", "hidden": "hidden",
+             "occupant": "occupant", "tokens": "tokens", "markers": "markers", "races": "races", "neutrals": "races",
+             "uses": "uses", "bound_powers": "bound powers", "worn": "worn", "vars": "game vars",
+             "face_down": "face down", "script": "script", "rng": "rng", "turn": "phase", "won_by": "won by"},
     "Player": {"coins": "coins", "active": "player active", "declined": "player declined",
                "markers": "player markers", "vars": "player vars"},
     "TurnState": {"phase": "phase", "actor": "actor", "acting": "acting", "queue": "queue", "log": "log",

@@ -66,7 +66,10 @@ def test_how_do_i_examples_check(tmp_path):
     (pack / "pack.yaml").write_text("name: examples\nrequires: [classic]\nsymbols: [ruin]\n"
                                     "pools:\n  ruins: [golden_idol]\n")
     (pack / "idol.sw").write_text("relic golden_idol {\n  tags idol\n}\n")
+    (pack / "shrine.sw").write_text("marker shrine {\n  limit 3\n}\n")
     for i, block in enumerate(blocks):
+        if not re.match(r"\s*(#.*\n\s*)*(race|power|relic|place|marker|rule)\b", block):  # lines of a race
+            block = f"race Example{i} {{\n  banner 5\n  supply 10\n{block}}}\n"
         (pack / f"example{i}.sw").write_text(block)
     r = CliRunner().invoke(main, ["check", str(pack)])
     assert r.exit_code == 0 and "0 error(s)" in r.output, r.output
