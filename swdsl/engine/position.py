@@ -106,6 +106,19 @@ class Position:
         if not pieces.place_marker(g, name, region, None if nobodys else holder):
             raise PositionError(f"no {name} left in the box")
 
+    def face_down(self, region: int, name: str) -> None:
+        """A marker lying face down in `region` (as a `face_down` placement lays it), nobody's: taken
+        out of the hidden pool that holds it, else from the box."""
+        g = self.game
+        if name not in g.ruleset.markers:
+            raise PositionError(f"unknown marker '{name}'")
+        pool = next((p for p in g.hidden.values() if name in p), None)
+        if pool is not None:
+            pool.remove(name)
+        elif not pieces.take_piece(g, name):
+            raise PositionError(f"no {name} left in the box")
+        g.face_down.setdefault(region, []).append(name)
+
     def market(self, combos: list[tuple[str, str]]) -> None:
         """The first combos on offer, in order (banners of the first market column)."""
         g, rs = self.game, self.game.ruleset
