@@ -33,10 +33,10 @@ import attrs
 from swdsl.engine import vocabulary as V
 from swdsl.engine.entries import BLOCK, EXPRESSION_KINDS, FLAG
 from swdsl.lang.checker import COST_STATS, MAX_CHOICES
+from swdsl.lang.typer import ELEMENT as SET_ELEMENT  # a set type -> the type of its elements
 
-SET_ELEMENT = {"regions": "region", "players": "player", "races": "race", "powers": "power"}
 NUMBERS = [0, 1, 1, 2, 2, 3, 5, -1, -2, -10, 7, 100, 10**6, 10**9, 99999999999999999999]
-PLACEHOLDER = re.compile(r"^[A-Z]+$")
+PLACEHOLDER = re.compile(r"\b[A-Z]+\b")  # a parameter in an entry's syntax: `gain N coins`, `sum(N for each NAME …`
 
 
 # ---- the environment an expression is generated in ---------------------------------------------------------------
@@ -72,12 +72,13 @@ class Names:
     powers: list[str]
     tags: list[str]
     pools: list[str]
+    player_vars: list[str] = attrs.field(factory=list)  # `player var`s: read `NAME of PLAYER`
 
 
 class Gen:
     """Random expressions, effects and items over the vocabulary, from a seeded generator."""
 
-    def __init__(self, rng: random.Random, names: Names, max_depth: int = 3):
+    def __init__(self, rng: random.Random, names: Names, max_depth: int = 4):
         self.rng = rng
         self.names = names
         self.max_depth = max_depth
@@ -152,7 +153,8 @@ class Gen:
         for (name, subject), a in V.ATTRIBUTES.items():
             if a.type != t or (name == "cost" and env.stat in COST_STATS):
                 continue
-            add(2, lambda name=name, subject=subject: self._attr(env, name, subject, d))
+            fresh = ("attribute", f"{name} of {subject}") not in self.used  # the pack's first: more likely
+            add(6 if fresh else 2, lambda name=name, subject=subject: self._attr(env, name, subject, d))
             if subject == "race" and self._bare_ok(env, name):
                 add(1, lambda name=name: self._noted("attribute", f"{name} of race", name))
             if env.it == subject and self._bare_ok(env, name):
@@ -160,6 +162,11 @@ class Gen:
         for f in V.FUNCTIONS.values():
             if f.type == t:
                 add(2, lambda f=f: self._call(env, f, d))
+        for form in V.FORMS.values():
+            if form.type == t:
+                add(1, lambda form=form: self._form(env, form, d))
+        if t == "int" and self.names.player_vars:  # `NAME of PLAYER`: another player's value
+            add(1, lambda: self._player_var(env, d))
         if t == "int":
             add(2, lambda: self._arith(env, d))
             add(1, lambda: self._wrap(f"-{self.expr(env, 'int', d)}"))
@@ -226,6 +233,13 @@ class Gen:
             b = "1"
         self.note("operator", op)
         return self._wrap(f"{a} {op} {b}")
+
+    def _player_var(self, env: Env, d: int) -> str | None:
+        who = self.expr(env, "player", d)
+        if who is None:
+            return None
+        self.note("variable", "player var of a player")
+        return f"({self.pick(self.names.player_vars)} of {who})"
 
     def _count(self, env: Env, d: int) -> str | None:
         got = self.any_of(env, SET_ELEMENT, d)
@@ -329,37 +343,73 @@ class Gen:
         return out
 
     def effect(self, env: Env, depth: int = 0, entry=None) -> str | None:
-        entry = entry or self.pick(list(V.EFFECTS.values()))
+        if entry is None:  # effects this pack has not used yet are more likely
+            fresh = [e for e in V.EFFECTS.values() if ("effect", e.name) not in self.used]
+            entry = self.pick(fresh if fresh and self.chance(0.5) else list(V.EFFECTS.values()))
         if depth >= 2 and any(p.kind == BLOCK for p in entry.params):
             return None
+        values = self.arguments(env, entry, depth)
+        if values is None:
+            return None
+        for a, b, _ in entry.exclusive:  # parts that cannot go together: keep the first
+            if values.get(a) not in (None, False) and values.get(b) not in (None, False):
+                values[b] = False if values[b] is True else None
+        self.note("effect", entry.name)
+        return render(entry, values)
+
+    def arguments(self, env: Env, entry, depth: int) -> dict | None:
+        """Values for an effect's or a form's parameters. A `name` parameter (`for each NAME in S`)
+        stands for each element of the set that follows it: the blocks and the per-element part
+        (`sum(N for each …)`) are made last, with the name bound."""
         values: dict[str, str | bool | None] = {}
         types: dict[str, str] = {}
+        later = [p for p in entry.params if p.kind == BLOCK or p.name == getattr(entry, "per_element", "")]
+        names: list[str] = []
         for p in entry.params:
+            if p in later:
+                continue
             if p.optional and self.chance(0.5):
                 values[p.name] = None
-                continue
-            if p.kind == FLAG:
+            elif p.kind == FLAG:
                 values[p.name] = self.chance(0.5)
-                continue
-            if p.kind == BLOCK:
-                values[p.name] = self.block(env, depth + 1)
-                continue
-            if p.kind in EXPRESSION_KINDS:
+            elif p.kind == "name":
+                values[p.name] = self.new_name("e")
+                names.append(values[p.name])
+            elif p.kind in EXPRESSION_KINDS:
                 wanted = (types[p.same_as],) if p.same_as in types else EXPRESSION_KINDS[p.kind]
                 got = self.any_of(env, wanted, 1)
                 if got is None:
-                    if p.optional:
-                        values[p.name] = None
-                        continue
-                    return None
+                    if not p.optional:
+                        return None
+                    values[p.name] = None
+                    continue
                 values[p.name], types[p.name] = got
-                continue
-            word = self.word(env, p.kind)
-            if word is None:
-                return None
-            values[p.name], types[p.name] = word
-        self.note("effect", entry.name)
-        return render(entry, values)
+                if names and got[1] in SET_ELEMENT:
+                    for n in names:
+                        env = env.bind(n, SET_ELEMENT[got[1]])
+                    names = []
+            else:
+                word = self.word(env, p.kind)
+                if word is None:
+                    return None
+                values[p.name], types[p.name] = word
+        for p in later:
+            if p.kind == BLOCK:
+                values[p.name] = None if p.optional and self.chance(0.5) else self.block(env, depth + 1)
+            else:
+                got = self.any_of(env, EXPRESSION_KINDS[p.kind], 2)
+                if got is None:
+                    return None
+                values[p.name] = got[0]
+        return values
+
+    def _form(self, env: Env, form, d: int) -> str | None:
+        """An expression form of the vocabulary (`sum(N for each NAME in S)`, `strength of M in R`)."""
+        values = self.arguments(env, form, d)
+        if values is None:
+            return None
+        self.note("form", form.name)
+        return f"({render(form, values)})"
 
     def block(self, env: Env, depth: int) -> str:
         effects = self.effects(env, depth, self.rng.randint(1, 2)) or ["end conquests"]
@@ -377,6 +427,16 @@ class Gen:
             self.note("pool", pool)
             return pool, ""
         if kind in ("var", "counter"):
+            if n.player_vars and self.chance(0.15):  # a slot: another player's variable
+                who = self.expr(env, "player", 2)
+                if who is not None:
+                    self.note("slot", "player var of a player")
+                    return f"{self.pick(n.player_vars)} of {who}", "int"
+            if n.markers and self.chance(0.1):  # a slot: the strength of a marker
+                where = self.expr(env, "region", 2)
+                if where is not None:
+                    self.note("slot", "strength of a marker")
+                    return f"strength of {self.pick(n.markers)} in {where}", "int"
             ok = [v for v, t in env.variables.items() if kind == "var" or t == "int"]
             return (v := self.pick(ok), env.variables[v]) if ok else None
         if kind == "piece":
@@ -493,45 +553,52 @@ class Gen:
         return name, "int", f"var {name}{init}{reset}"
 
 
+def _alternatives(inner: str) -> list[str]:
+    """A bracket's alternatives: `from REGION | from tray` and `destroying|sparing defenders`."""
+    if " | " in inner:
+        return inner.split(" | ")
+    first, _, rest = inner.partition(" ")
+    return [f"{w} {rest}".strip() for w in first.split("|")]
+
+
 def render(entry, values: dict) -> str:
-    """An effect's text from its entry's declared syntax (`gain N coins [for each SELECTION]`):
-    each upper-case word is the next parameter, a bracketed part is written only when its
-    parameter is given (a bracket without one is a flag, written when the flag is set)."""
-    params = list(entry.params)
+    """An effect's or a form's text from its entry's declared syntax (`gain N coins [for each
+    SELECTION]`): each upper-case word is the next parameter; a bracketed part is written when its
+    parameter is given, a bracket without one is a flag (written when set), and of a bracket's
+    alternatives (`[from REGION | from tray]`) the first one given is written."""
+    params = iter(entry.params)
     out: list[str] = []
-    i = 0
-    for part in re.findall(r"\[[^\]]*\]|[^\s\[]+", entry.syntax):
-        if part.startswith("["):
-            inner = part[1:-1].split()
-            holes = [w for w in inner if PLACEHOLDER.match(w.rstrip(":"))]
-            if not holes:
-                p = params[i]
-                assert p.kind == FLAG, f"{entry.name}: a bracket without a parameter must be a flag"
-                i += 1
-                if values[p.name]:
-                    out.extend(inner)
-                continue
-            words, skip = [], False
-            for w in inner:
-                if PLACEHOLDER.match(w.rstrip(":")):
-                    p = params[i]
-                    i += 1
-                    if values[p.name] is None:
-                        skip = True
-                    words.append(f"{values[p.name]}" + (":" if w.endswith(":") else ""))
-                else:
-                    words.append(w)
-            if not skip:
-                out.extend(words)
+
+    def fill(text: str) -> tuple[str, bool]:
+        """The text with its parameters, and whether every one of them is given."""
+        given = True
+
+        def one(m):
+            nonlocal given
+            value = values[next(params).name]
+            given = given and value is not None
+            return str(value)
+        filled = PLACEHOLDER.sub(one, text)
+        return filled, given
+
+    for bracket, plain in re.findall(r"\[([^\]]*)\]|([^\[]+)", entry.syntax):
+        if plain:
+            out.append(fill(plain)[0])
             continue
-        if PLACEHOLDER.match(part.rstrip(":")):
-            p = params[i]
-            i += 1
-            out.append(f"{values[p.name]}" + (":" if part.endswith(":") else ""))
-        else:
-            out.append(part)
-    assert i == len(params), f"{entry.name}: its syntax names {i} of {len(params)} parameters"
-    return " ".join(out)
+        written = False
+        for alt in _alternatives(bracket):
+            if PLACEHOLDER.search(alt):
+                text, given = fill(alt)
+            else:
+                p = next(params)
+                assert p.kind == FLAG, f"{entry.name}: a bracket without a parameter must be a flag"
+                text, given = alt, bool(values[p.name])
+            if given and not written:
+                out.append(f" {text} ")
+                written = True
+    left = list(params)
+    assert not left, f"{entry.name}: its syntax does not name {[p.name for p in left]}"
+    return re.sub(r" +", " ", "".join(out)).strip()
 
 
 # ---- packs ----------------------------------------------------------------------------------------------------
@@ -599,6 +666,21 @@ def make_map(rng: random.Random, n: int, terrains: list[str], symbols: list[str]
     return "\n".join(lines) + "\n"
 
 
+def prop_text(kind: str, prop: str, rng: random.Random, tags: list[str]) -> str:
+    """A property of a declaration from its entry: a number, a flag, tags, or the words its doc
+    quotes (`survives decline`, `counts as token`)."""
+    what, doc = V.DECL_PROPS[kind][prop]
+    if what == "int":
+        return f"{prop} {rng.randint(0, 2)}"
+    if what == "flag":
+        return prop
+    if prop == "tags":
+        return f"tags {rng.choice(tags)}"
+    quoted = re.search(rf"`({prop} [a-z ]+)`", doc)
+    assert quoted, f"{kind} {prop}: its doc quotes no example to write"
+    return quoted.group(1)
+
+
 def generate(seed: int) -> tuple[Pack, Gen]:
     """A small random pack: a tiny map, a few races, powers, markers, relics, places and edition rules."""
     rng = random.Random(seed)
@@ -618,10 +700,18 @@ def generate(seed: int) -> tuple[Pack, Gen]:
                   powers, tags, pools)
     g = Gen(rng, names)
     decls: list[Decl] = []
+    shared = {}  # `game var` and `player var`: every declaration sees them
+    for i in range(rng.randint(0, 2)):
+        owner = rng.choice(list(V.SHARED_VARS))
+        name = f"{owner}{i}"
+        shared[name] = f"{owner} var {name} = {rng.randint(0, 3)}" + (" per turn" if rng.random() < 0.3 else "")
+        g.note("shared var", owner)
+        if owner == "player":
+            names.player_vars.append(name)
 
     def body(kind: str, extra: list[str], rules: int) -> list[str]:
         items = list(extra)
-        variables: dict[str, str] = {}
+        variables: dict[str, str] = {name: "int" for name in shared}
         for _ in range(rng.randint(0, 2)):
             name, t, text = g.var()
             variables[name] = t
@@ -640,7 +730,7 @@ def generate(seed: int) -> tuple[Pack, Gen]:
         return items
 
     entry = g.expr(Env("rule", {"target": "region"}, {}, stat="conquest.entry"), "bool")
-    decls.append(Decl("rule", "Entry", [f"modify conquest.entry set true when target is edge or {entry}"]))
+    decls.append(Decl("rule", "Entry", [*shared.values(), f"modify conquest.entry set true when target is edge or {entry}"]))
     for i in range(rng.randint(0, 2)):
         decls.append(Decl("rule", f"Rule{i}", body("rule", [f"tags {tags[0]}"] * (rng.random() < 0.3), rng.randint(1, 2))))
     for r in races:
@@ -655,13 +745,14 @@ def generate(seed: int) -> tuple[Pack, Gen]:
         props = [f"badge {rng.randint(0, 5)}"]
         if p == powers[0] or rng.random() < 0.3:
             props.append(f"tags {tags[1] if p == powers[0] else rng.choice(tags)}")
+        props += [prop_text("power", x, rng, tags) for x in V.DECL_PROPS["power"]
+                  if x not in ("badge", "tags") and rng.random() < 0.2]
         decls.append(Decl("power", p, body("power", props, rng.randint(0, 5))))
-    piece_props = ["defense 1", "immune", "bound", "survives decline", "returns", "fixed", f"tags {tags[0]}"]
-
     def piece(kind: str, name: str, rules: int) -> Decl:
-        props = [f"limit {rng.randint(1, 9)}"] + rng.sample(piece_props, rng.randint(0, 3))
-        if name == markers[0] and f"tags {tags[0]}" not in props:
-            props.append(f"tags {tags[0]}")
+        others = [prop_text(kind, p, rng, tags) for p in V.DECL_PROPS[kind] if p != "limit"]
+        props = [f"limit {rng.randint(1, 9)}"] + rng.sample(others, rng.randint(0, 3))
+        if name == markers[0]:  # the tag `has` tests on regions
+            props = [x for x in props if not x.startswith("tags ")] + [f"tags {tags[0]}"]
         return Decl(kind, name, body(kind, props, rules))
 
     decls += [piece("marker", m, 0) for m in markers]
@@ -671,7 +762,7 @@ def generate(seed: int) -> tuple[Pack, Gen]:
         for item in d.items:
             if item.startswith("tags "):
                 g.note("property", f"{d.kind} tags")
-            elif not item.startswith(("modify", "on ", "ability", "var", '"')):
+            elif not item.startswith(("modify", "on ", "ability", "var", "game var", "player var", '"')):
                 g.note("property", f"{d.kind} {item.split()[0]}")
     n_regions = rng.randint(4, 12)
     players = sorted(rng.sample([1, 2, 3, 4], rng.randint(1, 2)))
