@@ -61,6 +61,9 @@ SEMANTIC = [
 ]
 
 MUTATION = [
+    Known("new-with-a-nul-byte-in-the-name", r"^cli: swdsl new .* raised ValueError: embedded null byte"),
+    Known("new-into-a-symlink-loop", r"^cli: swdsl new .* raised RuntimeError: Symlink loop"),
+    Known("reference-with-a-nul-byte-in-the-file-name", r"^cli: swdsl reference .* raised ValueError: embedded null byte"),
     Known("an-undecodable-byte-in-a-path-argument", r"^cli: swdsl \w+ .*\\udcff.* raised UnicodeEncodeError"),
     Known("a-nul-byte-in-a-replay-path", r"^cli: swdsl replay \S*\\x00.* raised ValueError: embedded null byte"),
     Known("replay-of-a-deeply-nested-saved-game", r"^cli: swdsl replay .* raised RecursionError"),

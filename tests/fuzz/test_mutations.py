@@ -127,28 +127,26 @@ def fuzz_arguments(count: int, first: int, root: Path, pack: Path, game: Path) -
     return count, unknown, dict(exits)
 
 
-def _run(workdir, budget: dict[str, int], first: int) -> tuple[dict, list[str]]:
+def _run(workdir, kind: str, n: int, first: int) -> tuple[str, list[str]]:
     root, pack, game = workdir
-    counts, unknown = {}, []
-    for kind, n in budget.items():
-        start = time.perf_counter()
-        if kind == "arguments":
-            runs, new, exits = fuzz_arguments(n, first, root, pack, game)
-        else:
-            runs, new, exits = fuzz_files(kind, n, first, root, pack, game)
-        counts[kind] = f"{n} mutations, {runs} runs, {time.perf_counter() - start:.1f} s, outcomes {exits}"
-        unknown += new
-    return counts, unknown
+    start = time.perf_counter()
+    if kind == "arguments":
+        runs, new, exits = fuzz_arguments(n, first, root, pack, game)
+    else:
+        runs, new, exits = fuzz_files(kind, n, first, root, pack, game)
+    return f"{kind}: {n} mutations, {runs} runs, {time.perf_counter() - start:.1f} s, outcomes {exits}", new
 
 
-def test_mutated_files_and_arguments_never_end_in_a_traceback(workdir):
-    counts, unknown = _run(workdir, FAST, BASE)
+@pytest.mark.parametrize("kind", list(FAST))
+def test_mutated_files_and_arguments_never_end_in_a_traceback(workdir, kind):
+    counts, unknown = _run(workdir, kind, FAST[kind], BASE)
     print(f"mutation fuzz (fast): {counts}")
     assert not unknown, f"{len(unknown)} new failures:\n\n" + "\n\n".join(unknown[:4])
 
 
 @pytest.mark.slow
-def test_mutated_files_and_arguments_never_end_in_a_traceback_large_budget(workdir):
-    counts, unknown = _run(workdir, SLOW, BASE + 100_000)
+@pytest.mark.parametrize("kind", list(SLOW))
+def test_mutated_files_and_arguments_never_end_in_a_traceback_large_budget(workdir, kind):
+    counts, unknown = _run(workdir, kind, SLOW[kind], BASE + 100_000)
     print(f"mutation fuzz (slow): {counts}")
     assert not unknown, f"{len(unknown)} new failures:\n\n" + "\n\n".join(unknown[:4])

@@ -75,19 +75,26 @@ def report(unknown, games: int) -> str:
     return "\n\n".join(parts)
 
 
-def test_generated_packs_load_and_play_within_the_fast_budget():
+CHUNKS = 4  # the budgets are split so that pytest-xdist spreads them over the cores
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_generated_packs_load_and_play_within_the_fast_budget(chunk):
+    first, count = BASE + chunk * FAST // CHUNKS, FAST // CHUNKS
     start = time.perf_counter()
-    stats, unknown = fuzz(BASE, FAST, 1)
-    print(f"semantic fuzz (fast): seeds {BASE}…{BASE + FAST - 1}: {stats} in {time.perf_counter() - start:.1f} s")
+    stats, unknown = fuzz(first, count, 1)
+    print(f"semantic fuzz (fast): seeds {first}…{first + count - 1}: {stats} in {time.perf_counter() - start:.1f} s")
     assert not unknown, "new failures (SWDSL_FUZZ_SEED to explore more):\n" + report(unknown, 1)
-    assert stats["packs with errors"] <= FAST // 20, f"the generator writes packs the checker refuses: {stats}"
-    assert stats["games"] >= FAST
+    assert stats["packs with errors"] <= count // 20, f"the generator writes packs the checker refuses: {stats}"
+    assert stats["games"] >= count
 
 
 @pytest.mark.slow
-def test_generated_packs_load_and_play_within_the_large_budget():
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_generated_packs_load_and_play_within_the_large_budget(chunk):
+    first, count = BASE + 100_000 + chunk * SLOW // CHUNKS, SLOW // CHUNKS
     start = time.perf_counter()
-    stats, unknown = fuzz(BASE + 100_000, SLOW, 2)
-    print(f"semantic fuzz (slow): {stats} in {time.perf_counter() - start:.1f} s")
+    stats, unknown = fuzz(first, count, 2)
+    print(f"semantic fuzz (slow): seeds {first}…{first + count - 1}: {stats} in {time.perf_counter() - start:.1f} s")
     assert not unknown, "new failures:\n" + report(unknown, 2)
-    assert stats["packs with errors"] <= SLOW // 20, stats
+    assert stats["packs with errors"] <= count // 20, stats
