@@ -6,9 +6,10 @@
 
 KIND is pack.yaml, map, rules, scenario or "saved game" (then OUT/game.json is
 the same mutation of a save of the same game; the save names its pack by path,
-so its bytes, and a byte-level mutation's effect, may differ slightly). With --shrink, the pack is cut down while its first failure
-persists. Then: `swdsl check OUT`, `swdsl test OUT`, `swdsl simulate --pack OUT
---check-invariants`, `swdsl replay OUT/game.json`.
+so its bytes, and a byte-level mutation's effect, may differ slightly). With
+--shrink, the pack is cut down while its first failure persists. Then: `swdsl
+check OUT`, `swdsl test OUT`, `swdsl simulate --pack OUT --check-invariants`,
+`swdsl replay OUT/game.json`.
 """
 
 from __future__ import annotations
