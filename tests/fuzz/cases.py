@@ -25,6 +25,7 @@ A case says what triggers the bug and what the CORRECT behaviour is:
       absent: ["\\x1b"]           # cli: text that must not be in the output
       present: ["unfinished"]     # cli: regular expressions one of which must match the output
       xml: true                   # cli: the output is well-formed XML
+      json: true                  # cli: the output is valid JSON
       missing: ["{tmp}/outside.json"]   # paths that must not exist afterwards
     isolate: true                 # run it in a child process with a memory limit and a timeout
 
@@ -35,6 +36,7 @@ of 5,000 digits.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
@@ -232,6 +234,11 @@ def _cli(run: dict, expect: dict, where: dict, start: float) -> Outcome:
             problems.append(f"{text!r} is in the output")
     if expect.get("present") and not any(re.search(p, out, re.I) for p in expect["present"]):
         problems.append(f"nothing in the output matches {expect['present']}")
+    if expect.get("json"):
+        try:
+            json.loads(out[out.index("{"):] if "{" in out else out)
+        except ValueError as err:
+            problems.append(f"the output is not valid JSON: {err}")
     if expect.get("xml"):
         try:
             ET.fromstring(out[out.index("<"):] if "<" in out else out)
