@@ -132,22 +132,23 @@ def as_nobody(case: dict) -> Outcome:
     """Permissions do not bite for root: run the case in a child process that gives up root
     (user and group 65534) in a scratch folder it owns. Everything the tools import is
     imported first, since the interpreter's own folder may be closed to that user."""
+    import importlib
+    import pkgutil
     import shutil
     import tempfile
 
-    from click.testing import CliRunner  # noqa: F401 - imported before giving up root
-
-    import swdsl.cli
-    import swdsl.engine.replay
-    import swdsl.lang.reference
-    import swdsl.report
-    import swdsl.scenarios
-    import swdsl.sim  # noqa: F401
+    import swdsl
     from swdsl.lang.parser import lark_parser
     from swdsl.packs.loader import load_packs
 
-    for name in ("rich.console", "rich.table", "rich.text", "rich.progress", "json", "xml.sax.saxutils"):
-        __import__(name)
+    for mod in pkgutil.walk_packages(swdsl.__path__, "swdsl."):  # every module of the tools, before giving up root
+        try:
+            importlib.import_module(mod.name)
+        except ImportError:  # an optional extra that is not installed
+            pass
+    for name in ("click.testing", "rich.console", "rich.table", "rich.text", "rich.progress", "xml.sax.saxutils",
+                 "concurrent.futures", "multiprocessing.pool"):
+        importlib.import_module(name)
     lark_parser()
     load_packs([str(Path(__file__).parent / "seed")])  # warms every lazy import of loading
     tmp = Path(tempfile.mkdtemp(prefix="swdsl-nobody-"))
