@@ -46,6 +46,8 @@ SEMANTIC = [
     Known("a-seat-whose-market-columns-hold-no-banner-has-no-legal-action", r"^crash: no legal action", r"seats:"),
     Known("dismiss-of-recruited-pieces-set-aside-counts-them-twice", r"^violation: .*: tray -?\d+ \+ out \d+ != supply",
           r"(?s)(?=.*\brecruit\b)(?=.*\bdismiss\b)(?=.*\bset aside\b)"),
+    Known("a-declared-adjacency-asking-for-borders-recurses-without-end", r"^crash: RecursionError",
+          r"modify region\.adjacent"),
     Known("a-modifier-asking-for-its-own-stat-recurses-without-end", r"^crash: RecursionError",
           r"\bis (not )?(attackable|conquerable|immune)\b|\bcost of\b"),
     Known("winning-the-game-during-a-final-conquest-trips-an-assertion",
@@ -57,7 +59,7 @@ SEMANTIC = [
     Known("an-ability-without-a-limit-is-only-a-warning", r"^cap: ", warning="SW154"),
     Known("an-unlimited-ability-with-nothing-bounding-it-runs-to-the-action-cap", r"^cap: ", r'\bunlimited "'),
     Known("conquest-done-vacate-lets-a-race-conquer-for-ever", r"^cap: ",
-          r"(?s)on conquest\.done.*\b(vacate|withdraw|rout|swap)\b"),
+          r"(?s)(?=.*on (conquest\.done|region\.entered))(?=.*\b(vacate|withdraw|rout|swap)\b)"),
 ]
 
 MUTATION = [
