@@ -321,7 +321,7 @@ def ask(game: Game, resume) -> bool:
     while t.decisions:
         d = t.decisions[0]
         if d.race.id in game.races and d.race.player is not None and decision_actions(game):
-            if t.phase != "choose":
+            if t.resume is None:  # the first of a series: what follows them all
                 t.resume = resume
             t.phase, t.acting, t.actor = "choose", d.race, d.race.player
             return True
@@ -353,6 +353,8 @@ def start_conquests(game: Game, inst: RaceInst) -> None:
 
 
 def end_conquests(game: Game) -> None:
+    if game.over:  # a rule ended the game during the last conquest
+        return
     inst = game.turn.acting
     assert inst is not None
     fire(game, "conquests.end", inst)
@@ -367,6 +369,8 @@ def end_conquests(game: Game) -> None:
 
 
 def end_redeploy(game: Game) -> None:
+    if game.over:
+        return
     inst = game.turn.acting
     assert inst is not None
     join_short_regions(game, inst)
