@@ -415,7 +415,7 @@ def _over_budget(game: Game) -> None:
     """The game passed the pack's action budget: stop it, naming the ability used most (the
     usual cause: one that nothing bounds)."""
     budget = game.ruleset.budgets.actions
-    used = Counter(str(a.a).split("@", 1)[0] for a in game.actions if a.kind == "ability")
+    used = Counter(str(a[1]).split("@", 1)[0] for a in game.actions if a[0] == "ability")
     key, times = used.most_common(1)[0] if used else ("", 0)
     ab = next((a for c in game.ruleset.everything() for a in c.abilities if a.key == key), None)
     what = f" (ability {ab.name} of {ab.source}, used {times} times)" if ab is not None else ""
