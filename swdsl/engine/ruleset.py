@@ -143,7 +143,7 @@ class Ruleset:
         self.rule_mods = {k: tuple(v) for k, v in mods.items()}
         self.rule_triggers = {k: tuple(v) for k, v in trigs.items()}
         self.rule_abilities = tuple(a for rule in self.rules for a in rule.abilities)
-        everything = [*self.races.values(), *self.powers.values(), *self.markers.values(), *self.rules]
+        everything = self.everything()
         self.modified_stats = frozenset(st for c in everything for st in c.modifiers)
         self.reorders = any(m.op in _LATE for c in everything for ms in c.modifiers.values() for m in ms)
         self.lasting_abilities = any(a.scope != "active" for c in everything for a in c.abilities)
@@ -157,6 +157,10 @@ class Ruleset:
         self.power_stats = frozenset(st for p in self.powers.values() for st in p.modifiers)
         self.shared_vars = {v.name: v for c in everything for v in c.shared}
         self.token_markers = frozenset(n for n, m in self.markers.items() if m.counts_as_token)
+
+    def everything(self) -> list[Content]:
+        """Every race, power, marker and edition rule."""
+        return [*self.races.values(), *self.powers.values(), *self.markers.values(), *self.rules]
 
     def worn_by(self, wearer: str, original: str) -> Content:
         """The rules of `original` worn by the marker `wearer` (compiled with its

@@ -176,6 +176,7 @@ class TurnState:
     decisions: list[Decision] = attrs.field(factory=list)  # triggers waiting for their player's choice
     # what the turn returns to once they are made: "queue" (its next step) or (phase, acting, actor)
     resume: Any = None
+    undo: Any = None  # while a conquest's own triggers run: what `cancel conquest` takes back (undo.py)
 
 
 @attrs.define(eq=False)

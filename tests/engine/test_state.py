@@ -145,7 +145,7 @@ COVERED = {
 }
 # what is not state: the game's definition (shared or replayed from), identity, and derived caches
 NOT_STATE = {"Game": {"ruleset", "setup", "board", "seed", "actions", "ledger", "cause"}, "Player": {"seat"},
-             "TurnState": set(),
+             "TurnState": {"undo"},  # set only while a conquest's own triggers run
              "RaceInst": {"id", "race", "power", "player", "mods", "triggers", "abilities", "fold_cache"}}
 
 
