@@ -49,6 +49,7 @@ class Env:
     it: str | None = None  # the element type inside `where`
     stat: str = ""  # the stat a modifier folds into (`cost of` is refused in cost stats)
     words: dict = attrs.field(factory=dict)  # the words an `option` binding may hold (`choose c: [a, b]`)
+    event: str = ""  # the event of the trigger being written
 
     def with_it(self, t: str, name: str | None = None) -> Env:
         b = dict(self.bindings)
@@ -348,6 +349,9 @@ class Gen:
             entry = self.pick(fresh if fresh and self.chance(0.5) else list(V.EFFECTS.values()))
         if depth >= 2 and any(p.kind == BLOCK for p in entry.params):
             return None
+        only = re.match(r"in an? `([\w.]+)` trigger", entry.doc)  # `cancel conquest`: "in a `conquest.done` trigger: …"
+        if only and env.event != only.group(1):
+            return None
         values = self.arguments(env, entry, depth)
         if values is None:
             return None
@@ -475,7 +479,7 @@ class Gen:
 
     def trigger(self, env: Env, event=None) -> str:
         event = event or self.pick(list(V.EVENTS.values()))
-        env = attrs.evolve(env, bindings={**env.bindings, **event.bindings})
+        env = attrs.evolve(env, bindings={**env.bindings, **event.bindings}, event=event.name)
         text = f"on {event.name}"
         if self.chance(0.2):
             audience = self.pick(list(V.AUDIENCES))

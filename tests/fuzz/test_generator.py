@@ -72,7 +72,8 @@ def test_each_effect_generated_alone_passes_check(tmp_path, name):
     """In a relic's trigger on conquest.done (where `target`, `defender`, `here` and two variables exist)."""
     for seed in range(8):
         g = Gen(random.Random(seed), NAMES)
-        env = Env("relic", {"target": "region", "defender": "race", "defenders": "int"}, {"n": "int", "who": "player"})
+        env = Env("relic", {"target": "region", "defender": "race", "defenders": "int"}, {"n": "int", "who": "player"},
+                  event="conquest.done")
         text = g.effect(env, 0, V.EFFECTS[name])
         assert text is not None, f"the generator cannot write `{name}` here"
         errors = _check_alone(tmp_path, _decl([f"on conquest.done: {{\n    {text}\n  }}"]))
