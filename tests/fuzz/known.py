@@ -89,6 +89,11 @@ MUTATION = [
     Known("a-read-only-save-dir", r"^cli: swdsl simulate .* raised PermissionError"),
     Known("scenario-checkpoint-expecting-a-null-hand-crashes-test",
           r"^cli: swdsl (test|check) .* raised TypeError: int\(\) argument .*NoneType.* @ scenarios/expect\.py"),
+    Known("scenario-expecting-a-hand-that-is-a-list-crashes-test",
+          r"^cli: swdsl (test|check) .* raised TypeError: int\(\) argument .*'(Sequence|Mapping|list|dict)'.*"
+          r" @ scenarios/expect\.py"),
+    Known("scenario-expecting-an-illegal-reason-that-is-a-number-crashes-test",
+          r"^cli: swdsl (test|check) .* raised AttributeError: '\w+' object has no attribute 'lower' @ scenarios/expect\.py"),
     Known("scenario-expecting-a-blank-hand-crashes-test",
           r"^cli: swdsl (test|check) .* raised ValueError: invalid literal for int\(\).* @ scenarios/expect\.py"),
     Known("scenario-expecting-a-race-entry-that-is-not-a-mapping-crashes-test",
