@@ -59,7 +59,8 @@ def team_scores(game: Game) -> dict[str, int]:
 
 def team_standing(game: Game, team: str) -> tuple[int, int, int]:
     """What decides between teams: the team's score, then the best individual score among
-    its players, then its players' race tokens on the map in total."""
+    its players, then its players' race tokens on the map in total (the base tie-break,
+    core-rules §12, carried over to teams: rulings.md R63)."""
     seats = teams(game)[team]
     return (team_score(game, team), max(game.players[s].coins for s in seats),
             sum(game.tokens_on_map(s) for s in seats))
@@ -69,7 +70,7 @@ def team_ranking(game: Game) -> list[str]:
     """Teams from first to last: the team of the player a rule gave the game to (`win the
     game`), then by standing; teams tied on all three share the place, in seat order."""
     order = list(teams(game))
-    won = None if game.won_by is None else game.setup.teams[game.won_by]
+    won = game.setup.teams[game.won_by] if order and game.won_by is not None else None
     return sorted(order, key=lambda t: (t != won, tuple(-x for x in team_standing(game, t)), order.index(t)))
 
 
