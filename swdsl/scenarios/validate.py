@@ -381,7 +381,8 @@ class Validator:
             for tag, banners in columns.items():
                 span = columns.key_spans[tag]
                 if str(tag) not in tags:
-                    self.unknown(span, "market column", tag, tags, "the market has one column: use `market`")
+                    self.unknown(span, "market column", tag, tags,
+                                 "" if tags else "the market has one column: use `market` and `stack_bottom`")
                 if self.shape(banners, list, columns.span(tag, span), f"the column {tag}"):
                     for name in banners:
                         if name not in self.rs.races:

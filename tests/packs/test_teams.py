@@ -14,6 +14,7 @@ from swdsl.engine.replay import checksum, record, replay
 from swdsl.engine.setup import new_game
 from swdsl.packs.loader import load_packs, load_ruleset
 from swdsl.resources import bundled_packs_dir
+from swdsl.scenarios import read_file, run_scenario, validate
 
 
 def _pack(tmp_path, body: str):
@@ -119,3 +120,64 @@ def test_a_thousand_bfa_games_keep_every_invariant(bfa):
         players = 2 + i % 4
         game, bad = _play(bfa, players, 50_000 + i)
         assert game.over and not bad, f"game {i} ({players} players): {bad}"
+
+
+TEAM_EXPECTATIONS = """\
+scenarios:
+  - name: team expectations checked before anything runs
+    given: {players: PLAYERS}
+    expect:
+      team_winner: [horde, hord]
+      team_scores: {alliance: 5, neutrall: 5, horde: many}
+      columns: {alliance: [Humans], allies: [Humanz]}
+      powers: [Sailing, Sailors]
+"""
+
+
+def _scenario_problems(tmp_path, ruleset, players):
+    path = tmp_path / "s.yaml"
+    path.write_text(TEAM_EXPECTATIONS.replace("PLAYERS", str(players)))
+    (span, sc), = read_file(path)[0]
+    return {(d.code, d.span.line, d.message, d.hint) for d in validate(str(path), ruleset, sc, span)}
+
+
+def test_scenarios_name_teams_and_columns_the_pack_has(tmp_path, bfa):
+    assert _scenario_problems(tmp_path, bfa, 4) >= {
+        ("SW405", 5, "unknown team 'hord'", "did you mean 'horde'?"),
+        ("SW405", 6, "unknown team 'neutrall'", "known: alliance, horde"),  # 4 players: no Neutral team
+        ("SW403", 6, "the score of horde must be a whole number", "see docs/scenarios.md"),
+        ("SW405", 7, "unknown market column 'allies'", "did you mean 'alliance'?"),
+        ("SW405", 7, "unknown race 'Humanz'", "did you mean 'Humans'?"),
+    }
+    assert ("SW405", 8, "unknown power 'Sailors'") in {p[:3] for p in _scenario_problems(tmp_path, bfa, 4)}
+
+
+def test_team_expectations_need_a_setup_with_teams(tmp_path, classic):
+    got = {p[:3] for p in _scenario_problems(tmp_path, classic, 2)}
+    assert ("SW406", 5, "the setup for 2 players gives no teams") in got
+    assert ("SW405", 7, "unknown market column 'allies'") in got  # classic's market has one column
+
+
+WRONG_WINNER = """\
+scenarios:
+  - name: a wrong team winner
+    given:
+      players: 2
+      map: {regions: {keep: {terrain: farmland}}, borders: []}
+      coins: [30, 20]
+      races:
+        - {player: 2, race: Orcs, power: Sailing, regions: {keep: 3}}
+    expect:
+      team_winner: horde
+      team_scores: {horde: 21}
+"""
+
+
+def test_a_wrong_team_expectation_shows_every_team_standing(tmp_path, bfa):
+    path = tmp_path / "s.yaml"
+    path.write_text(WRONG_WINNER)
+    (span, sc), = read_file(path)[0]
+    fails = [f.message for f in run_scenario(path, sc, span, bfa).failures]
+    standings = "alliance 30 (best player 30, 0 tokens on the map); horde 20 (best player 20, 3 tokens on the map)"
+    assert fails == [f"team_winner: expected horde, got alliance ({standings})",
+                     f"score of team horde: expected 21, got 20 ({standings})"]
