@@ -396,7 +396,7 @@ class Validator:
     def teams(self, exp: Mapping, at: Span, players: int) -> None:
         """`team_winner` (a team, or a list of teams sharing the victory) and `team_scores`
         name teams of the setup for this player count."""
-        if "team_winner" not in exp and "team_scores" not in exp or players not in self.rs.setups:
+        if ("team_winner" not in exp and "team_scores" not in exp) or players not in self.rs.setups:
             return
         teams = set(self.rs.setups[players].teams)
         if not teams:
