@@ -1,12 +1,14 @@
-"""Bots play through legal_actions like anyone else."""
+"""Bots play through legal_actions like anyone else; `play` is the play loop.
+Stronger bots, and bots by name, are in swdsl/lab/."""
 
 from __future__ import annotations
 
 import random
+from typing import cast
 
 from swdsl.engine import market
 from swdsl.engine.legal import Action, apply_legal, legal_actions
-from swdsl.engine.state import Game
+from swdsl.engine.state import Game, RaceInst
 from swdsl.engine.stats import conquest_cost
 
 
@@ -32,13 +34,14 @@ class GreedyBot:
     def value(self, game: Game, a: Action) -> float:
         k = a.kind
         inst = game.acting
+        arg = cast(int, a.a)
         if k == "pick":
-            column, row, race, power = game.visible_combos()[a.a]
+            column, row, race, power = game.visible_combos()[arg]
             rs = game.ruleset
             return rs.races[race].tokens + rs.powers[power].tokens + game.market.coins[column][row] \
                 - market.price(game, column, row)
         if k == "conquer":
-            return 10 - conquest_cost(game, inst, a.a) / 10
+            return 10 - conquest_cost(game, cast(RaceInst, inst), arg) / 10
         if k == "final":
             return 5
         if k == "ability":
@@ -46,7 +49,7 @@ class GreedyBot:
         if k == "decline":
             return 9.5 if inst is not None and inst.hand < 3 and len(inst.regions) > 3 else -1
         if k == "place":
-            return 1 + 1 / (1 + game.tokens[a.a])
+            return 1 + 1 / (1 + game.tokens[arg])
         if k == "gather":
             return -1
         return 0
@@ -62,16 +65,20 @@ class GreedyBot:
         return out[self.rng.randrange(len(out))]
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
-
-
-def play(game: Game, bots: list, check=None, limit: int = 100_000) -> int:
-    """Play to the end; `check(game)` after every action. Returns actions played."""
+def play(game: Game, bots: list, check=None, limit: int | None = None, watchers: tuple = ()) -> int:
+    """Play to the end, or to `limit` actions (the pack's action budget by default);
+    `check(game)` after every action, and each watcher's `before(game, action)` and
+    `after(game, action)` around it. Returns the actions played."""
     n = 0
+    limit = game.ruleset.budgets.actions if limit is None else limit
     while not game.over and n < limit:
-        actions = legal_actions(game)
-        apply_legal(game, bots[game.actor].choose(game, actions))
+        action = bots[game.actor].choose(game, legal_actions(game))
+        for w in watchers:
+            w.before(game, action)
+        apply_legal(game, action)
         n += 1
+        for w in watchers:
+            w.after(game, action)
         if check is not None:
             check(game)
     return n

@@ -1,4 +1,4 @@
-"""The command line: check | test | info | simulate | replay | new | reference.
+"""The command line: check | test | info | simulate | balance | replay | new | reference.
 
 Exit codes: 0 success, 1 findings or failures, 2 usage errors. No input a user
 gives — packs, maps, scenarios, saved games, arguments — ends in a traceback.
@@ -7,7 +7,6 @@ gives — packs, maps, scenarios, saved games, arguments — ends in a traceback
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -15,6 +14,7 @@ import click
 
 from swdsl.diagnostics import Diagnostic, PackError, Span, printable, render_text, use_color
 from swdsl.files import describe, file_kind, read_text
+from swdsl.lab.commands import balance, simulate
 from swdsl.resources import bundled_packs_dir, default_pack
 
 
@@ -342,80 +342,10 @@ def _board_faces(rs) -> list:
     return out
 
 
-# ---- simulate -----------------------------------------------------------------
+# ---- simulate, balance: swdsl/lab/commands.py ---------------------------------
 
-
-@main.command()
-@click.option("--players", type=click.IntRange(1, 8), default=2, show_default=True)
-@click.option("--games", type=click.IntRange(1, 10_000_000), default=10, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--bots", type=click.Choice(["random", "greedy"]), default="random", show_default=True)
-@click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True)
-@click.option("--pack", "packs", multiple=True, help="pack name or folder (repeat to mix); default: the bundled default pack")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
-@click.option("--check-invariants", is_flag=True, help="check the invariants after every action")
-@click.option("--save-dir", type=click.Path(file_okay=False), help="write each game as a replayable JSON file")
-def simulate(players, games, seed, bots, jobs, packs, fmt, check_invariants, save_dir) -> None:
-    """Play games with bots and report wins, scores and speed."""
-    from swdsl.saves import SaveProblem
-    from swdsl.sim import Job, summary
-    from swdsl.sim import simulate as run
-
-    refs = _packs_arg(packs)
-    rs = _ruleset_or_exit(refs)
-    if players not in rs.setups:
-        raise click.BadParameter(f"the pack has no setup for {players} players (it has: "
-                                 f"{', '.join(map(str, sorted(rs.setups))) or 'none'})", param_hint="--players")
-    saved = ""
-    if save_dir:
-        from swdsl.packs.identity import saved_packs
-
-        folder = Path(save_dir)
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as err:
-            click.echo(f"{save_dir}:1:1: SW310 cannot make the folder for saved games: {describe(err)}", err=True)
-            click.echo("      hint: choose a --save-dir you can write", err=True)
-            sys.exit(1)
-        saved = json.dumps(saved_packs(refs, folder))
-        clash = [f for i in range(games) if (f := folder / f"game-{seed}-{i:05d}.json").exists()]
-        if clash:
-            click.echo(f"{_display(clash[0])}:1:1: SW301 a saved game would be overwritten "
-                       f"({len(clash)} file(s))", err=True)
-            click.echo("      hint: choose another --save-dir or --seed, or remove the old files", err=True)
-            sys.exit(1)
-    job = Job(tuple(refs), players, seed, bots, check_invariants, save_dir, saved)
-    progress = None
-    if sys.stderr.isatty() and not os.environ.get("CI"):
-        from rich.progress import Progress
-
-        bar = Progress(transient=True)
-        bar.start()
-        task = bar.add_task("simulating", total=games)
-        progress = lambda n: bar.advance(task, n)  # noqa: E731
-    try:
-        results, seconds = run(job, games, jobs, progress)
-    except SaveProblem as err:
-        _show([err.diagnostic], {})
-        sys.exit(1)
-    finally:
-        if progress:
-            bar.stop()
-    out = summary(job, results, seconds)
-    if fmt == "json":
-        click.echo(json.dumps(out, indent=2))
-    else:
-        click.echo(f"{out['games']} games, {players} players, {bots} bots, packs {'+'.join(refs)}, seed {seed}")
-        for s in range(players):
-            click.echo(f"  seat {s + 1}: {out['wins'][s]} wins, mean score {out['mean_score'][s]}")
-        click.echo(f"  {out['seconds']} s, {out['games_per_second']} games/s, {out['actions']} actions")
-        if check_invariants:
-            v = out["invariant_violations"]
-            click.echo(f"  invariants: {'all held' if not v else f'{len(v)} violation(s)'}")
-            for line in v[:10]:
-                click.echo(f"    {line}")
-    if check_invariants and out["invariant_violations"]:
-        sys.exit(1)
+main.add_command(simulate)
+main.add_command(balance)
 
 
 # ---- replay -------------------------------------------------------------------
@@ -423,18 +353,22 @@ def simulate(players, games, seed, bots, jobs, packs, fmt, check_invariants, sav
 
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-def replay(file: str) -> None:
+@click.option("--narrate", is_flag=True, help="tell the game as a readable log")
+def replay(file: str, narrate: bool) -> None:
     """Replay a saved game; exit 0 only if the final state matches its checksum."""
+    from swdsl.lab.narrate import narrate_record
     from swdsl.saves import SaveProblem, replay_file
 
     try:
-        game, _, warnings = replay_file(file)
+        game, story, warnings = replay_file(file, narrate_record if narrate else None)
     except SaveProblem as err:
         _show([err.diagnostic], {})
         sys.exit(1)
     except PackError as err:
         _show([_relative(d) for d in err.diagnostics], {})
         sys.exit(1)
+    if story is not None:
+        click.echo(story)
     _show(warnings, {})
     click.echo(f"{file}: replayed {len(game.actions)} actions; final state matches")
 

@@ -1,7 +1,10 @@
-"""Simulate many games with bots, in parallel, reproducibly.
+"""Simulate many games with bots, reproducibly, here, in a process pool or on a
+Dask cluster (swdsl/lab/executors.py).
 
-Game i of a run uses seed (seed, i) whatever the number of jobs, so results do
-not depend on --jobs. Workers load the packs once each.
+Game i of a run uses seed (seed, i) and its bots are seeded from it, whatever
+the executor and the number of jobs, so results do not depend on either. Each
+process loads the packs once. A game keeps what a balance report needs
+(lab/observe.py) and, with `trace`, its narration (lab/narrate.py).
 """
 
 from __future__ import annotations
@@ -9,15 +12,20 @@ from __future__ import annotations
 import json
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import attrs
 
-from swdsl.bots import BOTS, play
+from swdsl.bots import play
+from swdsl.engine.errors import ContentError, engine_bug
 from swdsl.engine.invariants import violations
 from swdsl.engine.outcome import winner
+from swdsl.engine.ruleset import Ruleset
 from swdsl.engine.setup import new_game
+from swdsl.lab import executors
+from swdsl.lab.bots import seat_bots
+from swdsl.lab.narrate import Narrator
+from swdsl.lab.observe import Appearance, Observer, Offer
 from swdsl.packs.loader import load_ruleset, resolve_pack
 from swdsl.saves import write_save
 
@@ -27,10 +35,11 @@ class Job:
     packs: tuple[str, ...]
     players: int
     seed: int
-    bots: str
-    check_invariants: bool
-    save_dir: str | None
+    bots: tuple[str, ...]  # one spec per seat (lab/bots.py)
+    check_invariants: bool = False
+    save_dir: str | None = None
     saved_packs: str = ""  # JSON: how saved games name the packs (packs/identity.py)
+    trace: bool = False
 
 
 @attrs.frozen
@@ -41,72 +50,112 @@ class GameResult:
     winner: int
     actions: int
     violations: tuple[str, ...]
+    board: str
+    conquests: int
+    appearances: tuple[Appearance, ...]
+    offers: tuple[Offer, ...]
+    finished: bool = True  # False: stopped by the pack's action budget
+    error: str | None = None  # a ContentError that stopped the game
+    trace: str | None = None
 
 
-_RULESETS: dict = {}
+_RULESETS: dict[tuple[str, ...], Ruleset] = {}
+
+
+def ruleset(packs: tuple[str, ...]) -> Ruleset:
+    """The packs, loaded once per process (by folder: `mypack` differs from folder to folder)."""
+    key = tuple(os.path.realpath(resolve_pack(ref)) for ref in packs)
+    rs = _RULESETS.get(key)
+    if rs is None:
+        rs = _RULESETS[key] = load_ruleset(list(packs))
+    return rs
 
 
 def game_seed(seed: int, index: int) -> int:
     return (seed * 1_000_003 + index * 7_919) % (2**63)
 
 
+class _Invariants:
+    def __init__(self) -> None:
+        self.found: list[str] = []
+
+    def before(self, game, action) -> None:
+        pass
+
+    def after(self, game, action) -> None:
+        if len(self.found) < 20:
+            self.found.extend(f"action {len(game.actions)}: {v}" for v in violations(game))
+
+
 def run_one(job: Job, index: int) -> GameResult:
-    key = tuple(os.path.realpath(resolve_pack(ref)) for ref in job.packs)  # `mypack` differs from folder to folder
-    rs = _RULESETS.get(key)
-    if rs is None:
-        rs = _RULESETS[key] = load_ruleset(list(job.packs))
+    rs = ruleset(job.packs)
     seed = game_seed(job.seed, index)
     game = new_game(rs, job.players, seed)
-    bots = [BOTS[job.bots](seed + 1 + seat) for seat in range(job.players)]
-    found: list[str] = []
-
-    def check(g):
-        if len(found) < 20:
-            found.extend(f"action {len(g.actions)}: {v}" for v in violations(g))
-
-    n = play(game, bots, check if job.check_invariants else None)
+    observer = Observer(game)
+    invariants = _Invariants()
+    narrator = Narrator(game) if job.trace else None
+    watchers = tuple(w for w in (observer, invariants if job.check_invariants else None, narrator) if w is not None)
+    error = None
+    try:
+        n = play(game, seat_bots(job.bots, seed), watchers=watchers)
+    except ContentError as err:
+        n, error = len(game.actions), str(err)
+    except Exception as err:  # noqa: BLE001 - a bug stops its game, reported, never a traceback
+        n, error = len(game.actions), engine_bug(err, f"game {index} (seed {seed})")
+    if narrator is not None:
+        narrator.close(game, error)
     if job.save_dir:
         path = Path(job.save_dir) / f"game-{job.seed}-{index:05d}.json"
         write_save(game, path, json.loads(job.saved_packs))
-    return GameResult(index, seed, tuple(game.scores()), winner(game), n, tuple(found))
+    return GameResult(index, seed, tuple(game.scores()), winner(game), n, tuple(invariants.found), game.board.name,
+                      observer.conquests, tuple(observer.appearances), tuple(observer.offers),
+                      game.over, error, narrator.text() if narrator is not None else None)
 
 
-def _run_chunk(args):
+def _run_chunk(args: tuple[Job, list[int]]) -> list[GameResult]:
     job, indices = args
     return [run_one(job, i) for i in indices]
 
 
-def simulate(job: Job, games: int, jobs: int = 1, progress=None) -> tuple[list[GameResult], float]:
+@attrs.frozen
+class Run:
+    job: Job
+    results: list[GameResult]  # by game index
+    seconds: float
+    partial: bool  # interrupted: only the games that finished
+
+
+def simulate(job: Job, games: int, jobs: int = 1, scheduler: str | None = None, progress=None) -> Run:
+    """Play games 0…games-1 of `job`; Ctrl-C ends the run early (partial)."""
+    ruleset(job.packs)  # loaded before any worker starts: forked workers inherit it
     start = time.perf_counter()
-    results: list[GameResult] = []
-    if jobs <= 1:
-        for i in range(games):
-            results.append(run_one(job, i))
-            if progress:
-                progress(1)
-    else:
-        chunks = [list(range(i, games, jobs * 4)) for i in range(min(games, jobs * 4))]
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for chunk in pool.map(_run_chunk, [(job, c) for c in chunks]):
-                results.extend(chunk)
-                if progress:
-                    progress(len(chunk))
+    results, partial = executors.run(_run_chunk, job, range(games), jobs, scheduler, progress)
     results.sort(key=lambda r: r.index)
-    return results, time.perf_counter() - start
+    return Run(job, results, time.perf_counter() - start, partial)
 
 
-def summary(job: Job, results: list[GameResult], seconds: float) -> dict:
+def summary(run: Run) -> dict:
+    job, results, seconds = run.job, run.results, run.seconds
+    done = [r for r in results if r.finished and r.error is None]  # only finished games count
     wins = [0] * job.players
-    for r in results:
+    for r in done:
         wins[r.winner] += 1
     actions = sum(r.actions for r in results)
+    boards: dict[str, int] = {}
+    for r in results:
+        boards[r.board] = boards.get(r.board, 0) + 1
     out = {
-        "packs": list(job.packs), "players": job.players, "bots": job.bots, "seed": job.seed,
-        "games": len(results), "seconds": round(seconds, 3),
+        "packs": list(job.packs), "players": job.players, "bots": list(job.bots), "seed": job.seed,
+        "games": len(results), "partial": run.partial, "seconds": round(seconds, 3),
         "games_per_second": round(len(results) / seconds, 2) if seconds else None,
         "actions": actions, "actions_per_second": round(actions / seconds) if seconds else None,
-        "wins": wins, "mean_score": [round(sum(r.scores[s] for r in results) / max(1, len(results)), 2)
+        "finished": len(done),
+        "wins": wins, "mean_score": [round(sum(r.scores[s] for r in done) / max(1, len(done)), 2)
                                      for s in range(job.players)],
+        "boards": boards,
+        "games_without_conquest": sum(r.conquests == 0 for r in results),
+        "unfinished": [r.index for r in results if not r.finished and r.error is None],
+        "errors": [f"game {r.index}: {r.error}" for r in results if r.error],
     }
     if job.check_invariants:
         out["invariant_violations"] = [f"game {r.index}: {v}" for r in results for v in r.violations]

@@ -58,7 +58,7 @@ def _lost_tribe_regions(game):
 
 
 def test_monster_lairs_are_n_plus_one_apart_and_the_lost_tribes_fill_the_rest():
-    """underground.md §1.3: "Take 2 Monster tokens plus 2 more per player. Put pairs of Monsters on
+    """underground.md §1.3 and docs/rulings.md D7: "Take 2 Monster tokens plus 2 more per player. Put pairs of Monsters on
     Lost-Tribe-symbol regions, avoiding adjacent regions. Then put a Lost Tribe on every
     Lost-Tribe-symbol region left without Monsters." """
     rs = load_packs([MIXING]).ruleset

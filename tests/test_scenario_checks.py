@@ -91,3 +91,32 @@ scenarios:
     assert ("SW406", "no player 3") in got
     assert ("SW405", "unknown marker 'mountin'") in got
     assert ("SW404", "unknown key 'pieces' in player 2") in got
+
+
+def test_a_race_or_power_on_show_in_the_given_market_cannot_also_be_on_the_table(tmp_path):
+    """Giving a race a power the scenario's `market` shows would silently shift the market."""
+    from swdsl.scenarios.play import load_file
+
+    path = tmp_path / "s.yaml"
+    path.write_text("""\
+scenarios:
+  - name: Alchemist twice
+    given:
+      players: 2
+      market: [[Humans, Alchemist], [Dwarves, Hill]]
+      races:
+        - {player: 1, race: Ratmen, power: Alchemist}
+    expect: {hand: 0}
+  - name: Dwarves twice
+    given:
+      players: 2
+      market: [[Humans, Alchemist], [Dwarves, Hill]]
+      races:
+        - {player: 1, race: Dwarves, power: Flying}
+    expect: {hand: 0}
+""")
+    outcomes, diags = load_file(path, load_ruleset(["classic"]))
+    assert not diags
+    messages = [" ".join(f.message for f in o.failures) for o in outcomes]
+    assert "power 'Alchemist' is on show in the market given" in messages[0]
+    assert "race 'Dwarves' is on show in the market given" in messages[1]

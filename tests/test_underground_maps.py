@@ -87,7 +87,7 @@ def measure(rs, players: int) -> dict[str, int]:
         "volcano chasms": sum(1 for r in regions if r.terrain == "chasm" and "volcano" in r.symbols),
         "Monster lairs": sum(1 for i in range(len(board))
                              if game.occupant[i] is not None and game.occupant[i].race.name == "Monsters"),
-        "Black Mountain tiles": sum(1 for marks in game.markers for name, _ in marks if name == "black_mountain"),
+        "Black Mountain tiles": sum(1 for marks in game.markers for name, *_ in marks if name == "black_mountain"),
         "edge regions": sum(1 for r in regions if r.edge),
         "borders": board.border_count,
         "land bordering a river": bordering("river"),

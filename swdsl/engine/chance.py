@@ -9,7 +9,7 @@ Scripted outcomes are used first, in order; then chance takes over again.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
@@ -36,14 +36,23 @@ def roll(game: Game) -> int:
     return game.turn.die
 
 
-def draw(game: Game, pool: str) -> str | None:
-    """The top marker of a hidden pool, or the one the script names next (taken out of the pool)."""
+def draw(game: Game, pool: str, wanted: Callable[[str], bool] | None = None) -> str | None:
+    """The top marker of a hidden pool, or the one the script names next (taken out of the pool).
+    With `wanted`, the topmost marker it accepts (the first accepted of the script, which
+    keeps the others in order), or None if the pool holds none."""
     left = game.hidden.get(pool)
     if not left:
         return None
     fixed = game.script.get(pool)
-    if fixed and fixed[0] in left:
-        name = fixed.pop(0)
-        left.remove(name)
-        return name
-    return left.pop()
+    if fixed:
+        i = next((i for i, n in enumerate(fixed) if n in left and (wanted is None or wanted(n))), None)
+        if i is not None and (wanted is not None or i == 0):
+            name = fixed.pop(i)
+            left.remove(name)
+            return name
+    if wanted is None:
+        return left.pop()
+    for i in range(len(left) - 1, -1, -1):
+        if wanted(left[i]):
+            return left.pop(i)
+    return None

@@ -72,6 +72,18 @@ class Ability:
     choose: tuple[Choice, ...]
     run: Fn
     where: str = ""  # file:line:col of the rule
+    possible: Fn | None = None  # possible(ctx with the choices bound): its effects can be made (a conquest paid)
+
+
+@attrs.frozen
+class SharedVar:
+    """A `game var` (one value) or `player var` (one value per player), declared in any declaration
+    and read and written by every rule of every pack."""
+
+    name: str
+    owner: str  # game | player
+    initial: int | None
+    reset: str | None = None  # turn: back to its start at the start of each turn (of its player)
 
 
 @attrs.define
@@ -85,6 +97,7 @@ class Content:
     triggers: dict[str, tuple[Trigger, ...]] = attrs.field(factory=dict)
     abilities: tuple[Ability, ...] = ()
     variables: dict[str, tuple[int | str | None, str | None]] = attrs.field(factory=dict)  # name -> (start, reset)
+    shared: tuple[SharedVar, ...] = ()  # the `game var`s and `player var`s it declares
     copiers: frozenset[str] = frozenset()  # markers its `copy` effects give other rules to
     doc: str = ""
 
@@ -131,6 +144,11 @@ class Content:
     @property
     def survives_decline(self) -> bool:
         return "decline" in self.props.get("survives", ())
+
+    @property
+    def counts_as_token(self) -> bool:
+        """A piece that counts as one of its holder's race tokens (defenders, `tokens of`, the cost)."""
+        return self.props.get("counts") == ("as", "token")
 
     @property
     def returns(self) -> bool:

@@ -9,7 +9,9 @@ implementation, so adding a construct is a grammar line, one entry and a test.
 
 Values at run time: int, bool, region (int), regions (a sorted list or a
 frozenset of ints), race (RaceInst or None), races, player (seat int or None),
-players, power (name), powers, terrain (name).
+players, power (name), powers, terrain (name), area (its number), areas,
+marker (a piece on the map: (region, name, k), the k-th of that name there),
+markers. A single value may be None (nobody, nowhere: `one of` an empty set).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ EXPRESSION_KINDS: dict[str, tuple[str, ...]] = {
     "race": ("race",),
     "player": ("player",),
     "players": ("player", "players"),
-    "selection": ("regions", "players", "races", "powers"),  # any set (counted)
+    "selection": ("regions", "players", "races", "powers", "areas", "markers"),  # any set (counted)
     "regions|players": ("region", "regions", "player", "players"),
     "region|power": ("region", "power"),
     "region|combos": ("region", "combos"),
@@ -46,6 +48,7 @@ WORD_KINDS = {
     "counter": "a number variable of the declaration",
     "piece": "a marker kind (`relic`, `place`), a marker tag or a marker name",
     "tag": "a tag name, new or known",
+    "name": "a name for each element in turn, bound inside the effects",
 }
 BLOCK, FLAG = "effects", "flag"
 
@@ -79,6 +82,26 @@ class Effect:
     by_type: dict[str, Callable[..., Any]] = attrs.field(factory=dict)
     takes: str = ""  # the marker argument whose piece it takes from the pool: abilities need one left
     wears: str = ""  # the marker argument that may take on other pieces' rules (`copy`)
+    # possible(ctx, *arguments): whether it can be made now; an ability is offered only for choices that pass
+    possible: Callable[..., bool] | None = None
+    # optional parts that cannot be written together: (part, part, how they read)
+    exclusive: tuple[tuple[str, str, str], ...] = ()
+
+
+@attrs.frozen
+class Form:
+    """An expression of its own shape (`sum(… for each x in …)`, `strength of
+    MARKER in REGION`): `run(ctx, *arguments)` in the order of `params`. The
+    parameter named by `per_element` is passed as a function of a Ctx, to be
+    evaluated once per element of the selection, with the `name` argument bound."""
+
+    name: str  # the grammar's alternative
+    syntax: str
+    doc: str
+    params: tuple[Param, ...]
+    type: str
+    run: Callable[..., Any]
+    per_element: str = ""
 
 
 @attrs.frozen
@@ -138,10 +161,16 @@ class RegionSet:
 
 @attrs.frozen
 class Event:
+    """A hook point of the turn. `everyone`: the engine fires it for every race
+    on the table, so no listener needs `by ours`/`by anyone`; `declined`:
+    whether it can happen to a declined race (the checker warns otherwise)."""
+
     name: str
     doc: str
     bindings: dict[str, str] = attrs.field(factory=dict)
     audience: str = "acting race"
+    everyone: bool = False
+    declined: bool = True
 
 
 @attrs.frozen
@@ -170,30 +199,44 @@ class Overflow(ValueError):
 
 @attrs.frozen
 class Variable:
-    """A variable of a declaration. Those of races, powers, relics and places
-    are kept by the race whose rule runs (`me`); those of edition rules by the
-    game, one value for everyone."""
+    """A variable. Those declared with `var` in races, powers, relics and
+    places are kept by the race whose rule runs (`me`); those of edition rules
+    and `game var`s by the game, one value for everyone; a `player var` by each
+    player (the player of `me`, or the one `seat` names: `debts of PLAYER`)."""
 
     name: str
     initial: Any
-    owner: str  # "race" | "game"
+    owner: str  # "race" | "game" | "player"
+    seat: Callable[[Ctx], int | None] | None = None  # `NAME of PLAYER`: whose value
 
     def store(self, ctx: Ctx) -> dict[str, Any] | None:
         if self.owner == "game":
             return ctx.game.vars
+        if self.owner == "player":
+            seat = self.seat(ctx) if self.seat is not None else ctx.me.player if ctx.me is not None else None
+            return None if seat is None else ctx.game.players[seat].vars
         return None if ctx.me is None else ctx.me.vars
+
+    def of(self, seat: Callable[[Ctx], int | None]) -> Variable:
+        """This player variable, of the player `seat(ctx)` gives."""
+        return attrs.evolve(self, seat=seat)
 
     def get(self, ctx: Ctx) -> Any:
         store = self.store(ctx)
         return self.initial if store is None else store.get(self.name, self.initial)
 
     def set(self, ctx: Ctx, value: Any) -> None:
-        limit = ctx.game.ruleset.budgets.number
-        if isinstance(value, int) and not -limit <= value <= limit:
-            raise Overflow(f"variable '{self.name}' would hold {_short(value)}, beyond the budget of ±{limit}")
+        within_budget(ctx, f"variable '{self.name}'", value)
         store = self.store(ctx)
         if store is not None:
             store[self.name] = value
+
+
+def within_budget(ctx: Ctx, what: str, value: Any) -> None:
+    """A number content keeps (a variable, a marker's strength) stays within pack.yaml `budgets: number`."""
+    limit = ctx.game.ruleset.budgets.number
+    if isinstance(value, int) and not -limit <= value <= limit:
+        raise Overflow(f"{what} would hold {_short(value)}, beyond the budget of ±{limit}")
 
 
 def _short(n: int) -> str:

@@ -9,22 +9,49 @@ from swdsl.engine.errors import ContentError
 from swdsl.engine.holdings import any_attached, held_content
 from swdsl.engine.state import Decision, Game, RaceInst
 
+_REGION = {"target": "region"}
+
 EVENTS = {e.name: e for e in [
+    Event("round.start", "a round begins, before its first player's turn (round 1 included); an edition rule "
+          "hears it once per race on the table, as that race", audience="every race on the table", everyone=True),
     Event("turn.start", "a player's turn begins, after their active race readied its troops",
           audience="the player's races"),
-    Event("combo.picked", "the acting race was just taken from the market, its tokens in hand"),
+    Event("combo.picked", "the acting race was just taken from the market, its tokens in hand", declined=False),
+    Event("combo.skipped", "the race just picked skipped the combo in market position `row` (from 1 at the top), "
+          "putting `coins` on it; once per combo skipped, after the payment, before `combo.picked`",
+          {"row": "int", "coins": "int"}, declined=False),
+    Event("region.attacked", "another race is about to take `target` from this race or make its tokens leave it "
+          "(a conquest, `rout`, `discard`/`destroy … from`, `move … tokens from`, `swap`); fires for the "
+          "defender before anything moves", {"target": "region", "attacker": "race"},
+          audience="the defending race"),
     Event("conquest.done", "the acting race took `target` (from `defender`, if anyone held it, who had "
-          "`defenders` tokens there)", {"target": "region", "defender": "race", "defenders": "int"}),
+          "`defenders` tokens there, pieces that count as tokens included, and lost `losses` of them to its "
+          "tray); `rout … as conquest` fires it too, `target` left empty",
+          {"target": "region", "defender": "race", "defenders": "int", "losses": "int"}),
     Event("region.lost", "this race lost `target` to `attacker`; fires for the defender",
           {"target": "region", "attacker": "race"}, audience="the defending race"),
-    Event("marker.drawn", "a hidden marker was just drawn into `target` (`draw`); the rules of the markers "
-          "there work at once", {"target": "region"}),
+    Event("tokens.lost", "this race made `defender` lose tokens in `target` (a conquest, `rout`, `discard`/"
+          "`destroy … from`); `losses` is how many really left play (to the tray or out of the game, after "
+          "`loss.discard`; 0 when all withdraw); `attacker` is this race, for `by anyone` listeners",
+          {"target": "region", "attacker": "race", "defender": "race", "losses": "int"},
+          audience="the race that caused the loss"),
+    Event("region.entered", "this race came to hold `target`, which it did not hold: a conquest, `swap`, `add … "
+          "to` an empty region, the `conquer` effect", _REGION, audience="the race entering"),
+    Event("region.abandoned", "this race stopped holding `target` without losing it to another race: `abandon`, "
+          "or emptied by a rule (`vacate`, `discard`/`destroy`/`move … tokens from`, `set aside`, the region "
+          "minimum, `redeploy.vacate`, decline)", _REGION, audience="the race leaving"),
+    Event("marker.drawn", "a hidden marker was just drawn into `target` (`draw`) or turned face up there "
+          "(`reveal`); the rules of the markers there work at once", _REGION),
     Event("conquests.end", "the acting race's conquests are over (by choice or after the final roll)"),
     Event("redeploy.start", "the acting race begins redeploying; tokens from conquests are in place"),
     Event("redeploy.end", "the acting race finished redeploying"),
-    Event("decline", "this race is going into decline (fires before it flips)", audience="the declining race"),
+    Event("decline", "this race is going into decline (fires before it flips)", audience="the declining race",
+          declined=False),
     Event("turn.end", "scoring: after the base 1 coin per region, bonuses are paid here",
           audience="the player's races"),
+    Event("game.end", "the last turn is over, before the final count: end-of-game bonuses and penalties "
+          "(`gain`, `pay`); an edition rule hears it once per race on the table, as that race",
+          audience="every race on the table", everyone=True),
 ]}
 
 MAX_TRIGGER_DEPTH = 8
@@ -33,8 +60,11 @@ MAX_TRIGGER_DEPTH = 8
 def fire(game: Game, event: str, inst: RaceInst | None, **bindings) -> None:
     """Run the triggers of `event`: edition rules, then the race and its power,
     then the content it holds (relics, places, bound powers); then the `by ours`
-    triggers of the player's other races. A chain deeper than MAX_TRIGGER_DEPTH
-    stops (a pack cannot loop forever)."""
+    triggers of the player's other races and the `by anyone` triggers of every
+    other race. A chain deeper than MAX_TRIGGER_DEPTH stops (a pack cannot loop
+    forever)."""
+    if event not in game.ruleset.heard_events:
+        return
     triggers = game.ruleset.rule_triggers.get(event, ())
     if inst is not None:
         triggers = triggers + _own_triggers(game, inst, event)
@@ -92,13 +122,34 @@ def _own_triggers(game: Game, inst: RaceInst, event: str) -> tuple:
 
 
 def _listeners(game: Game, event: str, inst: RaceInst | None) -> list:
-    """(race, trigger) for the `by ours` triggers of the player's other races."""
-    if inst is None or inst.player is None:
+    """(race, trigger) for the other races that hear the event happen to `inst`:
+    `by ours` triggers of the player's other races, `by anyone` triggers of every race."""
+    if inst is None:
         return []
-    return [(other, t) for other in player_races(game, inst.player) if other is not inst
-            for t in _own_triggers(game, other, event) if t.audience == "ours" and other.scope_ok(t.scope)]
+    out: list[tuple[RaceInst, Trigger]] = []
+    for other in table_races(game):
+        if other is inst:
+            continue
+        ours = inst.player is not None and other.player == inst.player
+        out.extend((other, t) for t in _own_triggers(game, other, event)
+                   if (t.audience == "anyone" or t.audience == "ours" and ours) and other.scope_ok(t.scope))
+    return out
 
 
 def player_races(game: Game, seat: int) -> list[RaceInst]:
     p = game.players[seat]
     return ([p.active] if p.active else []) + list(p.declined)
+
+
+def table_races(game: Game) -> list[RaceInst]:
+    """Every race on the table: the players' in turn order (each player's active race
+    first), then the races of nobody."""
+    seated = [inst for seat in range(len(game.players)) for inst in player_races(game, seat)]
+    return seated + sorted((i for i in game.races.values() if i.player is None), key=lambda i: i.id)
+
+
+def fire_each(game: Game, event: str) -> None:
+    """Fire `event` for every race on the table, in turn order (`round.start`, `game.end`)."""
+    for inst in table_races(game):
+        if inst.id in game.races:
+            fire(game, event, inst)

@@ -19,7 +19,7 @@ def attached(game: Game, region: int) -> list[Content]:
     """The content with rules lying in `region`: hooked markers (and what they wear), then bound powers."""
     rs = game.ruleset
     out = []
-    for name, _owner in game.markers[region]:
+    for name, *_ in game.markers[region]:
         if name in rs.hooked_markers:
             out.append(rs.markers[name])
             if name in game.worn:
@@ -27,6 +27,17 @@ def attached(game: Game, region: int) -> list[Content]:
     for name in game.bound_powers.get(region, ()):
         out.append(rs.powers[name])
     return out
+
+
+def defenders(game: Game, region: int) -> int:
+    """The race tokens in `region` plus the pieces there that `count as token` for the race holding
+    it (its own and nobody's): what a conquest must beat and what `tokens of` counts."""
+    n = game.tokens[region]
+    inst = game.occupant[region]
+    if inst is None or not game.ruleset.token_markers or not game.markers[region]:
+        return n
+    counted = game.ruleset.token_markers
+    return n + sum(1 for name, owner, _ in game.markers[region] if name in counted and owner in (None, inst.id))
 
 
 def any_attached(game: Game) -> bool:

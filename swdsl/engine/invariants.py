@@ -10,7 +10,7 @@ from swdsl.engine.state import Game
 def violations(game: Game) -> list[str]:
     out: list[str] = []
     rs = game.ruleset
-    # each race's tokens: tray + hands + map = supply
+    # each race's tokens: tray + hands + map + destroyed = supply
     held: Counter[str] = Counter()
     for inst in game.races.values():
         held[inst.race.name] += inst.hand + inst.reserve + inst.pending - sum(inst.troops.values())
@@ -29,9 +29,10 @@ def violations(game: Game) -> list[str]:
             if game.occupant[r] is not inst:
                 out.append(f"{inst.name} believes it holds region {game.board.regions[r].id}")
     for name, race in rs.races.items():
-        total = game.tray[name] + held[name]
-        if total != race.supply or game.tray[name] < 0:
-            out.append(f"{name}: tray {game.tray[name]} + out {held[name]} != supply {race.supply}")
+        gone = game.destroyed.get(name, 0)
+        total = game.tray[name] + held[name] + gone
+        if total != race.supply or game.tray[name] < 0 or gone < 0:
+            out.append(f"{name}: tray {game.tray[name]} + out {held[name]} + destroyed {gone} != supply {race.supply}")
     # coins are conserved
     coins = game.bank + sum(p.coins for p in game.players) + sum(map(sum, game.market.coins))
     if coins != rs.bank or game.bank < 0 or any(p.coins < 0 for p in game.players):
@@ -52,8 +53,9 @@ def violations(game: Game) -> list[str]:
         out.append(f"badges misplaced: {sorted((badges - Counter(list(rs.powers))).elements())} extra, "
                    f"{sorted((Counter(list(rs.powers)) - badges).elements())} missing")
     # marker pools
-    on_map = Counter(n for marks in game.markers for n, _ in marks)
-    on_map.update(n for n, _ in game.turn.returning)  # on their way back to their owner
+    on_map = Counter(n for marks in game.markers for n, *_ in marks)
+    on_map.update(n for n, *_ in game.turn.returning)  # on their way back to their owner
+    on_map.update(n for names in game.face_down.values() for n in names)  # lying face down
     on_map.update(n for pool in game.hidden.values() for n in pool)  # face down in a hidden pool
     on_map.update(n for p in game.players for n, _ in p.markers)  # held in front of a player
     on_map.update(n for column in game.market.pieces for row in column for n in row)  # lying on a combo
@@ -63,6 +65,8 @@ def violations(game: Game) -> list[str]:
         limit = rs.markers[name].limit
         if left < 0 or left + on_map[name] != limit:
             out.append(f"marker {name}: {left} in the box + {on_map[name]} on the map != {limit}")
+    if any(s < 0 for marks in game.markers for _, _, s in marks):
+        out.append("a marker carries a negative strength")
     # one active race per player, declined races belong to their player
     for p in game.players:
         for inst in ([p.active] if p.active else []) + p.declined:

@@ -177,6 +177,8 @@ def ability_actions(game: Game, inst: RaceInst, phase: str, only: Action | None 
                     owner = game.owner_of(combo[0]) if combo else None
                     if uses.get((user.id, ab.key, owner), 0) >= ab.limit:
                         continue
+                if ab.possible is not None and not ab.possible(Ctx(game, user, _bound(ab, combo))):
+                    continue
                 out.append(Action("ability", key, tuple(combo)))
     return out
 
@@ -200,7 +202,12 @@ def use_ability(game: Game, inst: RaceInst, key: str, choices: tuple) -> None:
         uses = _uses(game, ab.per)
         uses[k] = uses.get(k, 0) + 1
     game.cause = ab.source
-    ab.run(Ctx(game, user, {c.name: v for c, v in zip(ab.choose, choices)}))
+    ab.run(Ctx(game, user, _bound(ab, choices)))
+
+
+def _bound(ab, choices: tuple) -> dict:
+    """The ability's choices by name."""
+    return {c.name: v for c, v in zip(ab.choose, choices)}
 
 
 # ---- the table of action kinds ---------------------------------------------------------

@@ -11,6 +11,7 @@ from swdsl.engine import chance
 from swdsl.engine.content import Content
 from swdsl.engine.events import fire
 from swdsl.engine.state import Game, RaceInst
+from swdsl.engine.stats import modified, region_minimum, value
 
 # ---- coins ----------------------------------------------------------------------
 
@@ -57,24 +58,36 @@ def new_race(game: Game, race: Content, power: Content | None, player: int | Non
 
 def occupy(game: Game, inst: RaceInst, region: int, n: int) -> int:
     """Set-up placement: `inst` holds `region` with up to n tokens from its tray;
-    tokens already there go back to their own tray."""
-    return enter(game, inst, region, take_from_tray(game, inst, n))
+    tokens already there go back to their own tray. Nothing fires: the table is being laid out."""
+    tokens = take_from_tray(game, inst, n)
+    _put(game, inst, region, tokens)
+    return tokens
 
 
 def enter(game: Game, inst: RaceInst, region: int, tokens: int) -> int:
     """`inst` holds `region` with `tokens` it already took (from hand or tray);
-    tokens of another race still there (a trigger may have put them back) go to
-    their tray, so a region and its race's record always agree."""
+    a region it did not hold fires `region.entered`."""
+    if _put(game, inst, region, tokens):
+        fire(game, "region.entered", inst, target=region)
+    return tokens
+
+
+def _put(game: Game, inst: RaceInst, region: int, tokens: int) -> bool:
+    """Put the tokens in; True if the race did not hold the region. Tokens of
+    another race still there (a trigger may have put them back) go to their
+    tray, so a region and its race's record always agree."""
     old = game.occupant[region]
     if old is not None and old is not inst:
         to_tray(game, old, game.tokens[region])
         old.regions.discard(region)
         game.occupant[region], game.tokens[region] = None, 0
-    if tokens > 0:
-        game.occupant[region] = inst
-        game.tokens[region] += tokens
-        inst.regions.add(region)
-    return tokens
+    if tokens <= 0:
+        return False
+    new = game.occupant[region] is not inst
+    game.occupant[region] = inst
+    game.tokens[region] += tokens
+    inst.regions.add(region)
+    return new
 
 
 
@@ -84,9 +97,10 @@ def take_from_tray(game: Game, inst: RaceInst, wanted: int) -> int:
     return got
 
 
-def to_tray(game: Game, inst: RaceInst, n: int) -> None:
+def to_tray(game: Game, inst: RaceInst, n: int, destroy: bool = False) -> None:
     """n of the race's tokens leave play: pieces recruited as its tokens go
-    first, back to their pool; the rest go back to the race's tray."""
+    first, back to their pool; the rest go back to the race's tray, or with
+    `destroy` out of the game for good (its supply shrinks)."""
     n = max(0, n)
     if inst.troops:
         for name in sorted(inst.troops):
@@ -96,28 +110,48 @@ def to_tray(game: Game, inst: RaceInst, n: int) -> None:
                 if name in game.pools:
                     game.pools[name] += back
                 n -= back
-    game.tray[inst.race.name] += n
+    if destroy:
+        game.destroyed[inst.race.name] = game.destroyed.get(inst.race.name, 0) + n
+    else:
+        game.tray[inst.race.name] += n
 
 
 def add_tokens(game: Game, inst: RaceInst, n: int, region: int | None = None) -> int:
     """Up to n tokens from the tray into hand, or into `region` if the race
     holds it or it is empty (the race then holds it, without a conquest)."""
     got = take_from_tray(game, inst, n)
-    if region is not None and got and game.occupant[region] is None and game.tokens[region] == 0:
-        game.occupant[region] = inst
-        inst.regions.add(region)
-    if region is not None and game.occupant[region] is inst:
-        game.tokens[region] += got
+    if region is not None and game.occupant[region] in (inst, None):
+        enter(game, inst, region, got)
     else:
         inst.hand += got
     return got
 
 
-def discard_from_hand(game: Game, inst: RaceInst, n: int) -> int:
-    """Up to n tokens from the race's hand back to its tray."""
+def discard_from_hand(game: Game, inst: RaceInst, n: int, destroy: bool = False) -> int:
+    """Up to n tokens from the race's hand back to its tray (or out of the game)."""
     k = max(0, min(n, inst.hand))
     inst.hand -= k
-    to_tray(game, inst, k)
+    to_tray(game, inst, k, destroy)
+    return k
+
+
+def destroy_from_tray(game: Game, inst: RaceInst, n: int) -> int:
+    """Up to n tokens of the race's tray leave the game for good."""
+    k = take_from_tray(game, inst, n)
+    to_tray(game, inst, k, destroy=True)
+    return k
+
+
+def hold_back(game: Game, inst: RaceInst, n: int, withdrawn: bool) -> int:
+    """Up to n tokens from hand are withdrawn (placed again at the end of the
+    turn, like tokens withdrawn after a loss) or set aside (back in hand when
+    troops are next readied)."""
+    k = max(0, min(n, inst.hand))
+    inst.hand -= k
+    if withdrawn:
+        inst.pending += k
+    else:
+        inst.reserve += k
     return k
 
 
@@ -144,8 +178,7 @@ def dismiss(game: Game, inst: RaceInst, name: str) -> None:
     while k > 0 and inst.regions:
         r = max(sorted(inst.regions), key=lambda x: game.tokens[x])
         game.tokens[r] -= 1
-        if game.tokens[r] == 0:
-            vacate(game, inst, r)
+        settle(game, inst, r)
         k -= 1
 
 
@@ -163,10 +196,8 @@ def copy_marker(game: Game, kind: str, region: int, copier: str) -> None:
     """`copier` wears the rules of the first marker of `region` of that kind
     (relic, place), tag or name, until it copies again; nothing changes if
     there is none (holdings.py: worn rules work for whoever holds the copier)."""
-    defs = game.ruleset.markers
-    for name, _ in game.markers[region]:
-        c = defs[name]
-        if name != copier and (c.kind == kind or kind in c.tags or name == kind):
+    for name, *_ in game.markers[region]:
+        if name != copier and is_kind(game, name, kind):
             game.worn[copier] = name
             return
 
@@ -181,12 +212,13 @@ def take_piece(game: Game, name: str) -> bool:
     return True
 
 
-def place_marker(game: Game, name: str, region: int, owner: RaceInst | None) -> bool:
-    """Put a piece from its pool; a place belongs to nobody (whoever holds its region has it)."""
+def place_marker(game: Game, name: str, region: int, owner: RaceInst | None, strength: int = 0) -> bool:
+    """Put a piece from its pool, carrying `strength` (at least 0); a place belongs to nobody (whoever
+    holds its region has it)."""
     if not take_piece(game, name):
         return False
     owned = owner is not None and game.ruleset.markers[name].kind != "place"
-    game.markers[region].append((name, owner.id if owner is not None and owned else None))
+    game.markers[region].append((name, owner.id if owner is not None and owned else None, max(0, strength)))
     return True
 
 
@@ -196,17 +228,49 @@ def move_marker(game: Game, inst: RaceInst, name: str, dest: int) -> None:
     fixed = game.ruleset.markers[name].fixed
     for mine in (lambda region, owner: owner == inst.id, lambda region, owner: game.occupant[region] is inst):
         for region, marks in enumerate(game.markers):
-            for i, (n, owner) in enumerate(marks):
-                if n == name and mine(region, owner):
+            for i, piece in enumerate(marks):
+                if piece[0] == name and mine(region, piece[1]):
                     if not fixed and region != dest:
                         marks.pop(i)
-                        game.markers[dest].append((n, owner))
+                        game.markers[dest].append(piece)
                     return
     place_marker(game, name, dest, inst)
 
 
+def is_kind(game: Game, name: str, kind: str) -> bool:
+    """The marker `name` is of that kind (`relic`, `place`), carries that tag, or is so named."""
+    c = game.ruleset.markers[name]
+    return name == kind or c.kind == kind or kind in c.tags
+
+
+def move_piece(game: Game, kind: str, src: int, dest: int) -> None:
+    """The first marker of that kind, tag or name lying in `src` moves to `dest`, whoever it belongs to
+    (it keeps its owner and strength); a `fixed` one never moves."""
+    marks = game.markers[src]
+    for i, piece in enumerate(marks):
+        if is_kind(game, piece[0], kind) and not game.ruleset.markers[piece[0]].fixed:
+            if src != dest:
+                marks.pop(i)
+                game.markers[dest].append(piece)
+            return
+
+
+def strength(game: Game, region: int, name: str) -> int:
+    """The strength of the first `name` marker in `region` (0 if there is none)."""
+    return next((s for n, _, s in game.markers[region] if n == name), 0)
+
+
+def set_strength(game: Game, region: int, name: str, value: int) -> None:
+    """The first `name` marker in `region` carries `value` from now on (never less than 0)."""
+    marks = game.markers[region]
+    for i, (n, owner, _) in enumerate(marks):
+        if n == name:
+            marks[i] = (n, owner, max(0, value))
+            return
+
+
 def remove_marker(game: Game, region: int, index: int) -> None:
-    name, _ = game.markers[region].pop(index)
+    name = game.markers[region].pop(index)[0]
     if name in game.pools:
         game.pools[name] += 1
 
@@ -215,7 +279,7 @@ def remove_markers(game: Game, region: int, keep) -> None:
     """Remove every marker of `region` for which keep(name, owner) is false."""
     marks = game.markers[region]
     for i in range(len(marks) - 1, -1, -1):
-        if not keep(*marks[i]):
+        if not keep(marks[i][0], marks[i][1]):
             remove_marker(game, region, i)
 
 
@@ -227,14 +291,34 @@ def markers_leave_with(game: Game, region: int, inst: RaceInst) -> None:
 
 
 def vacate(game: Game, inst: RaceInst, region: int) -> int:
-    """The race leaves `region`, taking its tokens back into hand."""
+    """The race leaves `region`, taking its tokens back into hand (a caller
+    sending them elsewhere moves them first). Every way a race stops holding
+    a region other than losing it to another race comes here, so it is the
+    one place `region.abandoned` fires."""
     n = game.tokens[region]
     game.tokens[region] = 0
     game.occupant[region] = None
     inst.regions.discard(region)
     markers_leave_with(game, region, inst)
     inst.hand += n
+    fire(game, "region.abandoned", inst, target=region)
     return n
+
+
+def settle(game: Game, inst: RaceInst, region: int) -> None:
+    """After a rule took tokens out of the race's `region`: emptied, the race
+    leaves it; left under its minimum, its tokens join the race's most crowded
+    other region (docs/rulings.md D5) and it is left."""
+    if game.occupant[region] is not inst:
+        return
+    n = game.tokens[region]
+    if n > 0 and len(inst.regions) > 1 and modified(game, "region.minimum", inst) \
+            and n < region_minimum(game, inst, region):
+        dest = max(sorted(inst.regions - {region}), key=lambda x: game.tokens[x])
+        game.tokens[dest] += n
+        game.tokens[region] = n = 0
+    if n == 0:
+        vacate(game, inst, region)
 
 
 def set_aside(game: Game, inst: RaceInst, n: int) -> None:
@@ -243,53 +327,84 @@ def set_aside(game: Game, inst: RaceInst, n: int) -> None:
     n = max(0, n)
     while n > 0 and inst.regions:
         r = max(sorted(inst.regions), key=lambda x: game.tokens[x])
-        if game.tokens[r] > 1:
-            game.tokens[r] -= 1
-        else:
-            vacate(game, inst, r)
-            inst.hand -= 1
+        game.tokens[r] -= 1
         inst.reserve += 1
+        if game.tokens[r] == 0:
+            vacate(game, inst, r)
         n -= 1
-    take = min(n, inst.hand)
-    inst.hand -= take
-    inst.reserve += take
+    hold_back(game, inst, n, withdrawn=False)
 
 
-def remove_tokens(game: Game, region: int, n: int) -> int:
-    """n tokens of whichever race holds `region` go back to its tray; an emptied
-    region is left, and a declined race with no region left leaves the table."""
-    inst = game.occupant[region]
-    if inst is None:
-        return 0
+def losses(game: Game, defender: RaceInst, region: int, attacker: RaceInst | None, n: int, conquest: bool) -> int:
+    """How many of the n tokens `defender` loses in `region` go to its tray
+    (loss.discard; the others withdraw). A race of nobody, with nobody to place
+    them again, loses them all."""
+    if defender.player is None:
+        return n
+    found = value(game, "loss.discard", defender, target=region, attacker=attacker, conquest=conquest)
+    return min(n, max(0, found))
+
+
+def attacked(game: Game, region: int, by: RaceInst | None) -> RaceInst | None:
+    """`by` is about to make the tokens in `region` leave: the holder hears
+    `region.attacked` first (if it is another race). The holder afterwards."""
+    holder = game.occupant[region]
+    if by is not None and holder is not None and holder is not by:
+        fire(game, "region.attacked", holder, target=region, attacker=by)
+    return game.occupant[region]
+
+
+def remove_tokens(game: Game, region: int, n: int, by: RaceInst | None = None, destroy: bool = False) -> int:
+    """n tokens of whichever race holds `region` leave it. Another race's (`by`'s
+    doing) is a loss: `region.attacked` first, its loss.discard decides how many
+    go to its tray (the others withdraw), and `by` hears `tokens.lost`. With
+    `destroy` they all leave the game instead. The region is then settled (left
+    if emptied, joined to another under its minimum), and a declined race with
+    no region left leaves the table. Returns the tokens that left play."""
+    inst = attacked(game, region, by)
     k = max(0, min(n, game.tokens[region]))
+    if inst is None or k == 0:
+        return 0
+    hit = by is not None and by is not inst
+    gone = losses(game, inst, region, by, k, conquest=False) if hit and not destroy else k
     game.tokens[region] -= k
-    to_tray(game, inst, k)
-    if game.tokens[region] == 0:
-        vacate(game, inst, region)
-        if inst.declined and not inst.regions and inst.player is not None:
-            remove_race(game, inst)
-    return k
+    to_tray(game, inst, gone, destroy)
+    inst.pending += k - gone
+    settle(game, inst, region)
+    if inst.declined and not inst.regions and inst.player is not None:
+        remove_race(game, inst)
+    if hit:
+        fire(game, "tokens.lost", by, target=region, attacker=by, defender=inst, losses=gone)
+    return gone
 
 
-def shift_tokens(game: Game, src: int, dst: int, n: int) -> int:
+def shift_tokens(game: Game, src: int, dst: int, n: int, by: RaceInst | None = None) -> int:
     """Up to n tokens of the race holding `src` move into `dst`, which it must
-    hold too; an emptied `src` is left."""
+    hold too (`region.attacked` first if that race is not `by`); `src` is then
+    settled (left if emptied, joined to another region under its minimum)."""
     inst = game.occupant[src]
     if inst is None or src == dst or game.occupant[dst] is not inst:
+        return 0
+    if attacked(game, src, by) is not inst or game.occupant[dst] is not inst:
         return 0
     k = max(0, min(n, game.tokens[src]))
     game.tokens[src] -= k
     game.tokens[dst] += k
-    if game.tokens[src] == 0:
-        vacate(game, inst, src)
+    settle(game, inst, src)
     return k
 
 
-def swap_regions(game: Game, a: int, b: int) -> None:
+def swap_regions(game: Game, a: int, b: int, by: RaceInst | None = None) -> None:
     """Everything in `a` and `b` changes place, race tokens and markers, except
-    places and `fixed` markers; whoever holds the tokens holds the region."""
+    places and `fixed` markers (face-down markers lie apart: they stay too);
+    whoever holds the tokens holds the region. The holders other than `by` hear
+    `region.attacked` first; a race that comes to hold a region it did not hold
+    hears `region.entered` (its old one is not abandoned: its tokens moved, they
+    did not leave)."""
     if a == b:
         return
+    attacked(game, a, by)
+    attacked(game, b, by)
     ia, ib = game.occupant[a], game.occupant[b]
     for inst, r in ((ia, a), (ib, b)):
         if inst is not None:
@@ -303,17 +418,41 @@ def swap_regions(game: Game, a: int, b: int) -> None:
     ma, mb = game.markers[a], game.markers[b]
     game.markers[a] = [m for m in ma if defs[m[0]].fixed] + [m for m in mb if not defs[m[0]].fixed]
     game.markers[b] = [m for m in mb if defs[m[0]].fixed] + [m for m in ma if not defs[m[0]].fixed]
+    if ia is not ib:
+        for inst, r in ((ia, b), (ib, a)):
+            if inst is not None:
+                fire(game, "region.entered", inst, target=r)
 
 
-def draw_marker(game: Game, pool: str, region: int, inst: RaceInst | None) -> str | None:
-    """The top marker of a hidden pool (shuffled at setup) goes face up into
-    `region`; its rules work at once (`marker.drawn`)."""
-    name = chance.draw(game, pool)
+def draw_marker(game: Game, pool: str, region: int, inst: RaceInst | None, kind: str = "") -> str | None:
+    """The top marker of a hidden pool (shuffled at setup) — the top one of
+    that kind, tag or name if `kind` is given — goes face up into `region`;
+    its rules work at once (`marker.drawn`)."""
+    name = chance.draw(game, pool, (lambda n: is_kind(game, n, kind)) if kind else None)
     if name is None:
         return None
-    game.markers[region].append((name, None))
+    game.markers[region].append((name, None, 0))
     fire(game, "marker.drawn", inst, target=region)
     return name
+
+
+def lay_from_pool(game: Game, pool: str, region: int, face_down: bool) -> str | None:
+    """Setup: the top marker of a hidden pool lies in `region`, nobody's. Face down, its rules
+    sleep, `has` does not see it and a `swap` leaves it, until it is revealed."""
+    name = chance.draw(game, pool)
+    if name is not None and face_down:
+        game.face_down.setdefault(region, []).append(name)
+    elif name is not None:
+        game.markers[region].append((name, None, 0))
+    return name
+
+
+def reveal(game: Game, region: int, inst: RaceInst | None) -> None:
+    """The face-down markers of `region` turn face up (nobody's); their rules work at once (`marker.drawn`)."""
+    names = game.face_down.pop(region, None)
+    if names:
+        game.markers[region].extend((n, None, 0) for n in names)
+        fire(game, "marker.drawn", inst, target=region)
 
 
 def return_markers(game: Game, name: str, region: int, pool: str) -> None:
@@ -384,14 +523,21 @@ def remove_player_markers(game: Game, seat: int, keep) -> None:
 
 def remove_race(game: Game, inst: RaceInst) -> None:
     """The race leaves the table: tokens to the tray, banner back to the
-    market queue (R10), power to the discards."""
+    market queue (R10), power to the discards. Its markers go back to the box,
+    except those that `survive decline` and are not `bound`: they stay on the
+    map, nobody's now (an Artifact stays where it was last used)."""
     for r in sorted(inst.regions):
         to_tray(game, inst, game.tokens[r])
         game.tokens[r] = 0
         game.occupant[r] = None
         markers_leave_with(game, r, inst)
+    defs = game.ruleset.markers
     for r in range(len(game.markers)):
         if game.markers[r]:
+            marks = game.markers[r]
+            for i, (n, o, s) in enumerate(marks):
+                if o == inst.id and defs[n].survives_decline and not defs[n].bound:
+                    marks[i] = (n, None, s)
             remove_markers(game, r, lambda n, o: o != inst.id)
     for p in game.players:
         if p.markers:

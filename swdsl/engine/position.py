@@ -29,6 +29,7 @@ class Position:
         if players not in ruleset.setups:
             raise PositionError(f"the pack has no setup for {players} players")
         self.game = prepared(ruleset, players, seed, board)
+        self.shown: set[str] = set()  # races and powers a `market` call put on show
         if setup_pieces:
             place_setup_pieces(self.game)
         else:
@@ -60,12 +61,16 @@ class Position:
             if player is None or not 0 <= player < len(g.players):
                 raise PositionError(f"race '{name}' needs a player from 1 to {len(g.players)}")
             column = g.market.columns[rs.column_of(name)]
+            if name in self.shown:
+                raise PositionError(f"race '{name}' is on show in the market given, so no player holds it")
             if name not in column:
                 raise PositionError(f"race '{name}' is already on the table")
             if power is not None and power not in rs.powers:
                 raise PositionError(f"unknown power '{power}'")
             if power is not None and power not in g.market.powers and power not in g.market.discard:
                 raise PositionError(f"power '{power}' is already on the table")
+            if power is not None and power in self.shown:
+                raise PositionError(f"power '{power}' is on show in the market given, so no race holds it")
             p = g.players[player]
             if not declined and p.active is not None:
                 raise PositionError(f"player {player + 1} already has an active race")
@@ -101,6 +106,19 @@ class Position:
         if not pieces.place_marker(g, name, region, None if nobodys else holder):
             raise PositionError(f"no {name} left in the box")
 
+    def face_down(self, region: int, name: str) -> None:
+        """A marker lying face down in `region` (as a `face_down` placement lays it), nobody's: taken
+        out of the hidden pool that holds it, else from the box."""
+        g = self.game
+        if name not in g.ruleset.markers:
+            raise PositionError(f"unknown marker '{name}'")
+        pool = next((p for p in g.hidden.values() if name in p), None)
+        if pool is not None:
+            pool.remove(name)
+        elif not pieces.take_piece(g, name):
+            raise PositionError(f"no {name} left in the box")
+        g.face_down.setdefault(region, []).append(name)
+
     def market(self, combos: list[tuple[str, str]]) -> None:
         """The first combos on offer, in order (banners of the first market column)."""
         g, rs = self.game, self.game.ruleset
@@ -116,6 +134,7 @@ class Position:
             (g.market.powers if power in g.market.powers else g.market.discard).remove(power)
         column[:0] = [race for race, _ in combos]
         g.market.powers[:0] = [power for _, power in combos]
+        self.shown |= {name for combo in combos for name in combo}
 
     def pile(self, powers: list[str]) -> None:
         """The powers on top of the face-down pile, in order (under the visible ones)."""

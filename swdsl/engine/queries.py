@@ -7,14 +7,15 @@ functions; nothing here changes the game.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
-from swdsl.engine.entries import Attribute, Ctx, Function, Param, RegionSet, State, Value
+from swdsl.engine.entries import Attribute, Ctx, Form, Function, Param, RegionSet, State, Value
+from swdsl.engine.holdings import defenders
 from swdsl.engine.legal import can_target, conquerable
-from swdsl.engine.pieces import offered_powers
+from swdsl.engine.pieces import is_kind, offered_powers, strength
 from swdsl.engine.state import Game, RaceInst
-from swdsl.engine.stats import adjacent, conquest_cost, is_immune, modified, neighbours
+from swdsl.engine.stats import AS_EMPTY, adjacent, conquest_cost, is_immune, modified, neighbours
 
 
 def as_regions(v: Any) -> Iterable[int]:
@@ -33,13 +34,43 @@ def has_tag(inst: RaceInst | None, name: str) -> bool:
 
 
 def has_marker(game: Game, region: int, name: str) -> bool:
-    return any(n == name for n, _ in game.markers[region])
+    return any(n == name for n, *_ in game.markers[region])
 
 
 def has_piece_kind(game: Game, region: int, kind: str) -> bool:
     """A marker of that kind (`relic`, `place`) or tag lies in the region."""
-    defs = game.ruleset.markers
-    return any(defs[n].kind == kind or kind in defs[n].tags for n, _ in game.markers[region])
+    return any(is_kind(game, n, kind) for n, *_ in game.markers[region])
+
+
+def markers_in(game: Game, regions: Any) -> list[tuple[int, str, int]]:
+    """Every face-up marker piece of the regions, each once: (region, name, k), the k-th of that name there."""
+    out = []
+    for r in as_regions(regions):
+        seen: dict[str, int] = {}
+        for name, *_ in game.markers[r]:
+            k = seen[name] = seen.get(name, -1) + 1
+            out.append((r, name, k))
+    return out
+
+
+def piece_is(game: Game, piece: tuple[int, str, int], kind: str) -> bool:
+    """A marker piece (of `markers of`) is so named, of that kind or carries that tag."""
+    return is_kind(game, piece[1], kind)
+
+
+def one(xs: Any) -> Any:
+    """The first element of a selection in its order (regions and areas by number, players by seat,
+    races in the order they came to the table, powers by name, markers by region), or None."""
+    return min(xs, key=_order, default=None)
+
+
+def _order(x: Any) -> Any:
+    return x.id if isinstance(x, RaceInst) else x
+
+
+def areas(ctx: Ctx) -> list[int]:
+    """The map's areas (islands, board parts), by number."""
+    return sorted({r.area for r in ctx.game.board.regions})
 
 
 def player_has_marker(game: Game, seat: int | None, name: str) -> bool:
@@ -106,7 +137,7 @@ def marker_region(ctx: Ctx, name: str) -> int | None:
     """The region holding the marker `name`: the one this race holds, if several."""
     found = None
     for r, marks in enumerate(ctx.game.markers):
-        if any(n == name for n, _ in marks):
+        if any(n == name for n, *_ in marks):
             if ctx.me is not None and ctx.game.occupant[r] is ctx.me:
                 return r
             if found is None:
@@ -127,14 +158,22 @@ def _defeats(ctx: Ctx, inst: RaceInst | None) -> int:
 
 ATTRIBUTES = {(a.name, a.subject): a for a in [
     Attribute("terrain", "region", "terrain", "the region's terrain", lambda ctx, r: ctx.game.board.regions[r].terrain),
-    Attribute("tokens", "region", "int", "race tokens in the region (any race)", lambda ctx, r: ctx.game.tokens[r]),
+    Attribute("tokens", "region", "int", "race tokens in the region (any race), and the pieces there that count as "
+              "its tokens (`counts as token`)", lambda ctx, r: defenders(ctx.game, r)),
     Attribute("owner", "region", "player", "the player whose race holds the region (none if neutral or empty)",
               _owner),
     Attribute("occupant", "region", "race", "the race holding the region", lambda ctx, r: ctx.game.occupant[r]),
     Attribute("neighbours", "region", "regions", "the regions adjacent to it (for the race asking: region.adjacent)",
               lambda ctx, r: sorted(neighbours(ctx.game, ctx.me, r))),
-    Attribute("area", "region", "int", "the number of the map area (island, board part) it lies in",
+    Attribute("area", "region", "area", "the map area (island, board part) it lies in",
               lambda ctx, r: ctx.game.board.regions[r].area),
+    Attribute("markers", "region", "markers", "the face-up markers lying in it, each piece once",
+              lambda ctx, r: markers_in(ctx.game, r)),
+    Attribute("markers", "regions", "markers", "the face-up markers lying in them, each piece once",
+              lambda ctx, rs: markers_in(ctx.game, rs)),
+    Attribute("regions", "area", "regions", "the regions of the area",
+              lambda ctx, a: [r for r, reg in enumerate(ctx.game.board.regions) if reg.area == a]),
+    Attribute("region", "marker", "region", "the region the marker lies in", lambda ctx, m: m[0]),
     Attribute("group", "region", "regions",
               "the region and every region joined to it by adjacency through regions of the same race",
               lambda ctx, r: group(ctx, r)),
@@ -158,6 +197,10 @@ ATTRIBUTES = {(a.name, a.subject): a for a in [
     Attribute("regions", "player", "regions", "regions held by any of the player's races",
               lambda ctx, p: [r for r, i in enumerate(ctx.game.occupant) if i is not None and i.player == p]
               if p is not None else []),
+    *[Attribute("one", f"{element}s", element, f"the first {element} of the selection (in its order: {order}), or "
+                "none", lambda ctx, xs: one(xs))
+      for element, order in (("region", "by number"), ("player", "by seat"), ("race", "as they came to the "
+                             "table"), ("power", "by name"), ("area", "by number"), ("marker", "by region"))],
 ]}
 
 
@@ -175,8 +218,12 @@ def _enemy(ctx: Ctx, inst: RaceInst | None) -> bool:
 
 STATES = {(s.subject, s.name): s for s in [
     State("edge", "region", "touches the map edge", lambda ctx, r: ctx.game.board.regions[r].edge),
-    State("empty", "region", "holds no race token", lambda ctx, r: ctx.game.tokens[r] == 0),
-    State("occupied", "region", "holds at least one race token", lambda ctx, r: ctx.game.tokens[r] > 0),
+    State("face_down", "region", "a marker lies face down there (placed so at setup, not yet revealed)",
+          lambda ctx, r: r in ctx.game.face_down),
+    State("empty", "region", "holds no race token (or is priced as if empty: conquest.as_empty)",
+          lambda ctx, r: ctx.game.tokens[r] == 0 or ctx.b.get(AS_EMPTY) == r),
+    State("occupied", "region", "holds at least one race token (and is not priced as if empty)",
+          lambda ctx, r: ctx.game.tokens[r] > 0 and ctx.b.get(AS_EMPTY) != r),
     State("mine", "region", "held by this race", lambda ctx, r: _occ(ctx, r) is ctx.me),
     State("ours", "region", "held by any race of this race's player", lambda ctx, r: _ours(ctx, _occ(ctx, r))),
     State("enemy", "region", "held by another player's race", lambda ctx, r: _enemy(ctx, _occ(ctx, r))),
@@ -269,6 +316,7 @@ VALUES = {v.name: v for v in [
           lambda ctx: offered_powers(ctx.game)),
     Value("combos", "combos", "the combos on offer in the market, as a place to put things: `add N tokens to "
           "combos`, `place MARKER in combos` (each combo's taker collects what lies on it)", lambda ctx: None),
+    Value("areas", "areas", "every area of the map (island, board part)", areas),
     Value("here", "region", "in a relic or place: the region it lies in (the one this race holds, if several)",
           _here, per_declaration=True),
 ]}
@@ -303,4 +351,37 @@ SETS = {s.qual: s for s in [
     RegionSet("conquered", "conquered regions", "regions this race conquered this turn", _conquered),
     RegionSet("lost", "lost regions", "regions this race lost since its last turn",
               lambda ctx: sorted(ctx.me.lost) if ctx.me else []),
+]}
+
+
+_MISSING = object()
+
+
+def bound_each(ctx: Ctx, name: str, items: Any) -> Iterator[Any]:
+    """Each element of a selection (taken once, before the first) with `name` bound to it in `ctx`;
+    the name's previous binding comes back afterwards."""
+    saved = ctx.b.get(name, _MISSING)
+    try:
+        for x in list(as_regions(items)):
+            ctx.b[name] = x
+            yield x
+    finally:
+        if saved is _MISSING:
+            ctx.b.pop(name, None)
+        else:
+            ctx.b[name] = saved
+
+
+def _sum(ctx: Ctx, name: str, items: Any, value: Any) -> int:
+    """`value` (a function of a Ctx) added up with `name` bound to each element in turn."""
+    return sum(value(ctx) or 0 for _ in bound_each(ctx, name, items))
+
+
+FORMS = {f.name: f for f in [
+    Form("sum", "sum(N for each NAME in SELECTION)", "N added up over the selection, NAME standing for each "
+         "element in turn (0 for an empty one)", (_INT, Param("name", "name"), Param("each", "selection")), "int",
+         lambda ctx, value, name, items: _sum(ctx, name, items, value), per_element="n"),
+    Form("strength", "strength of MARKER in REGION", "the number the first MARKER of REGION carries (`place "
+         "MARKER in … with N`); 0 if there is none", (Param("marker", "marker"), Param("region", "region")), "int",
+         lambda ctx, marker, r: 0 if r is None else strength(ctx.game, r, marker)),
 ]}

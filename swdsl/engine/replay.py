@@ -31,22 +31,32 @@ def _plain(v: Any) -> Any:
     return v.id if isinstance(v, RaceInst) else v
 
 
+def _piece(p: tuple) -> tuple:
+    """A marker as written before pieces carried a strength, when its strength is 0."""
+    return p if p[2] else p[:2]
+
+
 def snapshot(game: Game) -> dict[str, Any]:
     """Everything that defines the state, persistent and of the turn, in a
-    canonical JSON-able form (compiled hooks and caches are not state)."""
+    canonical JSON-able form (compiled hooks and caches are not state). Parts
+    that most games leave empty (player variables, face-down markers) are
+    written only when used, so the checksums of saved games stay valid."""
     t = game.turn
+    shown = {"face_down": sorted((r, sorted(v)) for r, v in game.face_down.items())} if game.face_down else {}
     return {
         "round": game.round, "current": game.current, "bank": game.bank, "next_id": game.next_id,
         "won_by": game.won_by,
         "players": [[p.coins, _id(p.active), [d.id for d in p.declined], sorted(p.markers, key=str)]
-                    for p in game.players],
-        "regions": [[_id(inst), game.tokens[r], sorted(game.markers[r], key=str)]
+                    + ([sorted(p.vars.items())] if p.vars else []) for p in game.players],
+        "regions": [[_id(inst), game.tokens[r], sorted(map(_piece, game.markers[r]), key=str)]
                     for r, inst in enumerate(game.occupant)],
+        **shown,
         "races": sorted(_race(i) for i in game.races.values()),
         "neutrals": sorted((n, i.id) for n, i in game.neutrals.items()),
         "market": [game.market.columns, game.market.powers, game.market.coins, game.market.discard,
                    game.market.tokens, game.market.pieces],
-        "tray": sorted(game.tray.items()), "pools": sorted(game.pools.items()),
+        "tray": sorted(game.tray.items()), "destroyed": sorted(game.destroyed.items()),
+        "pools": sorted(game.pools.items()),
         "hidden": sorted(game.hidden.items()), "uses": sorted(map(list, game.uses.items()), key=str),
         "bound_powers": sorted(game.bound_powers.items()), "worn": sorted(game.worn.items()),
         "vars": sorted(game.vars.items()),
@@ -56,7 +66,7 @@ def snapshot(game: Game) -> dict[str, Any]:
                  sorted(_race(i) for i in t.gone.values()), sorted(map(list, t.uses.items()), key=str), t.die,
                  t.conquered, t.abandoned, t.picked, t.declined, sorted(t.gathered), sorted(t.placed),
                  sorted(t.readied.items()),
-                 t.returning, t.depth, t.runs, sorted(t.resumed),
+                 [_piece(p) for p in t.returning], t.depth, t.runs, sorted(t.resumed),
                  [[d.trigger.where, d.trigger.source, d.race.id, sorted((k, _plain(v)) for k, v in d.bindings.items())]
                   for d in t.decisions],
                  [t.resume[0], _id(t.resume[1]), t.resume[2]] if isinstance(t.resume, tuple) else t.resume],

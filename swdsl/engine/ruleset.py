@@ -5,14 +5,15 @@ from __future__ import annotations
 import attrs
 
 from swdsl.engine.board import Board
-from swdsl.engine.content import Ability, Content, Modifier, Trigger
+from swdsl.engine.content import Ability, Content, Modifier, SharedVar, Trigger
 
 _LATE = ("times", "at least", "at most")  # modifier operations a fold applies after the others
 
 
 @attrs.frozen
 class Placement:
-    """Setup: put `count` of a neutral race's tokens, or of a marker, on every
+    """Setup: put `count` of a neutral race's tokens, of a marker, or of the
+    markers drawn from a hidden `pool` (laid `face_down` if asked) on every
     region whose terrain or symbol matches, or on `pick` of them chosen at
     random (never two bordering ones if `apart`). A race goes only where no
     race stands, unless it `displace`s it."""
@@ -21,6 +22,8 @@ class Placement:
     match: str
     race: str = ""
     marker: str = ""
+    pool: str = ""
+    face_down: bool = False
     count: int = 1
     pick: tuple[int, int] | None = None  # (per player, plus): how many regions; None = all
     apart: bool = False
@@ -123,11 +126,14 @@ class Ruleset:
     lasting_abilities: bool = False  # some ability works in decline: the player's other races offer theirs
     ability_phases: frozenset[str] = frozenset()  # the phases some ability is offered in
     modified_stats: frozenset[str] = frozenset()  # stats any content modifies
-    wide_events: frozenset[str] = frozenset()  # events some trigger hears for the player's other races
+    heard_events: frozenset[str] = frozenset()  # events some trigger hears: the others are not fired at all
+    wide_events: frozenset[str] = frozenset()  # events some trigger hears for other races (`by ours`, `by anyone`)
     copied: dict[tuple[str, str], Content] = attrs.field(factory=dict)  # (wearer, original): rules as worn
     hooked_markers: frozenset[str] = frozenset()
     marker_stats: frozenset[str] = frozenset()  # stats some relic or place modifies
     power_stats: frozenset[str] = frozenset()  # stats some power modifies (powers can be bound to regions)
+    shared_vars: dict[str, SharedVar] = attrs.field(factory=dict)  # `game var`s and `player var`s, by name
+    token_markers: frozenset[str] = frozenset()  # markers that count as their holder's tokens
 
     def __attrs_post_init__(self) -> None:
         mods: dict[str, list[Modifier]] = {}
@@ -145,12 +151,15 @@ class Ruleset:
         self.reorders = any(m.op in _LATE for c in everything for ms in c.modifiers.values() for m in ms)
         self.lasting_abilities = any(a.scope != "active" for c in everything for a in c.abilities)
         self.ability_phases = frozenset(a.phase for c in everything for a in c.abilities)
+        self.heard_events = frozenset(event for c in everything for event in c.triggers)
         self.wide_events = frozenset(t.event for c in everything for ts in c.triggers.values() for t in ts
                                      if t.audience != "me")
         copiers = {n for c in everything for n in c.copiers}
         self.hooked_markers = frozenset(n for n, m in self.markers.items() if m.has_hooks or n in copiers)
         self.marker_stats = frozenset(st for m in self.markers.values() for st in m.modifiers)
         self.power_stats = frozenset(st for p in self.powers.values() for st in p.modifiers)
+        self.shared_vars = {v.name: v for c in everything for v in c.shared}
+        self.token_markers = frozenset(n for n, m in self.markers.items() if m.counts_as_token)
 
     def worn_by(self, wearer: str, original: str) -> Content:
         """The rules of `original` worn by the marker `wearer` (compiled with its

@@ -48,7 +48,10 @@ def prepared(ruleset: Ruleset, players: int, seed: int, board: Board | None = No
 
 
 def place_setup_pieces(game: Game) -> None:
-    """The setup placements (neutral races and markers on matching regions), then the hidden pools shuffled."""
+    """The setup placements (neutral races, markers, and markers drawn from a
+    hidden pool, shuffled before its first draw, on matching regions), then the
+    other hidden pools shuffled."""
+    shuffled: set[str] = set()
     for pl in game.setup.placements:
         for r in _placement_regions(game, pl):
             if pl.race:
@@ -57,11 +60,18 @@ def place_setup_pieces(game: Game) -> None:
                     inst = pieces.new_race(game, game.ruleset.races[pl.race], None, None, declined=True)
                     game.neutrals[pl.race] = inst
                 pieces.occupy(game, inst, r, pl.count)
+            elif pl.pool:
+                if pl.pool not in shuffled:
+                    shuffled.add(pl.pool)
+                    chance.shuffle(game, game.hidden.get(pl.pool, []))
+                for _ in range(pl.count):
+                    pieces.lay_from_pool(game, pl.pool, r, pl.face_down)
             else:
                 for _ in range(pl.count):
                     pieces.place_marker(game, pl.marker, r, None)
-    for pool in game.hidden.values():
-        chance.shuffle(game, pool)
+    for name, pool in game.hidden.items():
+        if name not in shuffled:
+            chance.shuffle(game, pool)
 
 
 def _placement_regions(game: Game, pl: Placement) -> list[int]:

@@ -18,6 +18,10 @@ from swdsl.engine.board import Board
 from swdsl.engine.content import Ability, Content, Modifier, Trigger
 from swdsl.engine.ruleset import Ruleset, Setup
 
+Piece = tuple[str, int | None, int]
+"""A marker on the map: its name, the id of the race it belongs to (None: nobody's) and the number it
+carries (its strength, `place … with N`; 0 for most pieces)."""
+
 
 @attrs.define(eq=False)
 class RaceInst:
@@ -95,6 +99,7 @@ class Player:
     active: RaceInst | None = None
     declined: list[RaceInst] = attrs.field(factory=list)
     markers: list[tuple[str, int | None]] = attrs.field(factory=list)  # held in front of them: (marker, giver race id)
+    vars: dict[str, Any] = attrs.field(factory=dict)  # its `player var`s
 
 
 @attrs.define(eq=False)
@@ -164,7 +169,7 @@ class TurnState:
     gathered: set[int] = attrs.field(factory=set)
     placed: set[int] = attrs.field(factory=set)
     readied: dict[int, int] = attrs.field(factory=dict)  # tokens the active race took into hand, per region
-    returning: list[tuple[str, int]] = attrs.field(factory=list)  # markers going back to their owners
+    returning: list[Piece] = attrs.field(factory=list)  # markers going back to their owners
     depth: int = 0  # triggers running inside triggers
     runs: int = 0  # triggers run in the current action (pack.yaml `budgets: trigger_runs`)
     resumed: set[int] = attrs.field(factory=set)  # races given a second conquest step this turn
@@ -188,7 +193,7 @@ class Game:
     hidden: dict[str, list[str]]  # setup pools of face-down markers
     occupant: list[RaceInst | None]
     tokens: list[int]
-    markers: list[list[tuple[str, int | None]]]  # per region: (marker, owner race id)
+    markers: list[list[Piece]]  # per region, face up
     races: dict[int, RaceInst] = attrs.field(factory=dict)
     neutrals: dict[str, RaceInst] = attrs.field(factory=dict)
     next_id: int = 1
@@ -197,7 +202,8 @@ class Game:
     uses: dict[tuple, int] = attrs.field(factory=dict)  # uses of abilities limited per game
     bound_powers: dict[int, list[str]] = attrs.field(factory=dict)  # region -> powers bound to it (`draw power`)
     worn: dict[str, str] = attrs.field(factory=dict)  # marker -> the marker whose rules it wears (`copy`)
-    vars: dict[str, Any] = attrs.field(factory=dict)  # the variables of edition rules: the game's
+    vars: dict[str, Any] = attrs.field(factory=dict)  # the variables of edition rules and `game var`s
+    face_down: dict[int, list[str]] = attrs.field(factory=dict)  # region -> markers lying there face down
     script: dict[str, list[Any]] = attrs.field(factory=dict)  # chance outcomes fixed in advance (chance.py)
     actions: list[tuple] = attrs.field(factory=list)
     turn: TurnState = attrs.field(factory=TurnState)
@@ -205,6 +211,7 @@ class Game:
     ledger: list[tuple[int, int, str]] = attrs.field(factory=list)
     cause: str = "setup"
     won_by: int | None = None  # the seat a rule gave the game to (`win the game`)
+    destroyed: dict[str, int] = attrs.field(factory=dict)  # per race: tokens out of the game for good (`destroy`)
 
     @property
     def over(self) -> bool:
@@ -260,7 +267,8 @@ class Game:
         rng = random.Random()
         rng.setstate(self.rng.getstate())
         players = [Player(p.seat, p.coins, same(p.active), [same(d) for d in p.declined],  # type: ignore[misc]
-                          list(p.markers)) for p in self.players]
+                          list(p.markers), dict(p.vars)) for p in self.players]
+
         def bound(b: dict[str, Any]) -> dict[str, Any]:
             return {k: same(v) if isinstance(v, RaceInst) else v for k, v in b.items()}
 
@@ -275,6 +283,6 @@ class Game:
                     [same(i) for i in self.occupant], list(self.tokens), [list(m) for m in self.markers], races,
                     {n: same(i) for n, i in self.neutrals.items()}, self.next_id, self.round, self.current,  # type: ignore[misc]
                     dict(self.uses), {r: list(v) for r, v in self.bound_powers.items()}, dict(self.worn),
-                    dict(self.vars),
+                    dict(self.vars), {r: list(v) for r, v in self.face_down.items()},
                     {k: list(v) for k, v in self.script.items()}, list(self.actions), turn, list(self.ledger),
-                    self.cause, self.won_by)
+                    self.cause, self.won_by, dict(self.destroyed))

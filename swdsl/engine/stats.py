@@ -30,13 +30,13 @@ import attrs
 
 from swdsl.engine.content import Modifier
 from swdsl.engine.entries import Ctx, Stat
-from swdsl.engine.holdings import held_content
+from swdsl.engine.holdings import defenders, held_content
 from swdsl.engine.state import Game, RaceInst
 
 
 def _immune_base(game: Game, inst: RaceInst | None, b: dict) -> bool:
     region, attacker = b["target"], b.get("attacker")
-    for name, owner in game.markers[region]:
+    for name, owner, _ in game.markers[region]:
         if game.ruleset.markers[name].immune:
             holder = game.races.get(owner) if owner is not None else game.occupant[region]
             if holder is None or attacker is None or holder.player != attacker.player:
@@ -45,7 +45,7 @@ def _immune_base(game: Game, inst: RaceInst | None, b: dict) -> bool:
 
 
 def _defense_base(game: Game, inst: RaceInst | None, b: dict) -> int:
-    return sum(game.ruleset.markers[n].defense for n, _ in game.markers[b["target"]])
+    return sum(game.ruleset.markers[n].defense for n, *_ in game.markers[b["target"]])
 
 
 def _const(v: Any):
@@ -64,10 +64,13 @@ STATS = {s.name: s for s in [
          "banner number + badge number (capped by the tokens left in the tray)", "race",
          lambda game, inst, b: inst.race.tokens + (inst.power.tokens if inst.power else 0) if inst else 0),
     Stat("conquest.cost", "tokens needed to conquer `target`", "int",
-         "2 + tokens in the region + region.defense + travel.cost", "attacker",
+         "2 + tokens in the region (and pieces that count as tokens) + region.defense + travel.cost", "attacker",
          lambda game, inst, b: _cost_base(game, inst, b["target"], None), _TARGET, floor=1, favours="less"),
     Stat("region.defense", "extra defence of `target` against `attacker`", "int",
          "sum of the `defense` of the markers in the region", "defender", _defense_base, _AGAINST),
+    Stat("conquest.as_empty", "whether the race prices `target` as if it held no race token: the cost leaves "
+         "the tokens out and `target is empty` holds while it is folded (the conquest itself goes on as usual)",
+         "bool", "false", "attacker", _const(False), _TARGET, favours="true"),
     Stat("travel.cost", "extra cost of reaching `target` (added to conquest.cost)", "int", "0", "attacker",
          _const(0), _TARGET, favours="less"),
     Stat("conquest.reachable", "whether `target` may be attacked from where the race stands (reach: a rule "
@@ -88,9 +91,11 @@ STATS = {s.name: s for s in [
          "true if an `immune` marker of another player lies there", "defender", _immune_base, _AGAINST),
     Stat("conquest.final", "whether the race may make a final conquest with the die", "bool", "true",
          "attacker", _const(True)),
-    Stat("loss.discard", "tokens the defender discards when it loses `target` (the rest withdraw)", "int",
-         "1 (a declined race loses every token)", "defender",
-         lambda game, inst, b: game.tokens[b["target"]] if inst is not None and inst.declined else 1, _AGAINST),
+    Stat("loss.discard", "tokens the defender discards when it loses `target`, or when `attacker`'s `discard … "
+         "from` hits it there (the rest withdraw); `conquest` is true for a conquest or a `rout`, false for a "
+         "discard", "int", "1 (a declined race loses every token)", "defender",
+         lambda game, inst, b: game.tokens[b["target"]] if inst is not None and inst.declined else 1,
+         {"target": "region", "attacker": "race", "conquest": "bool"}),
     Stat("decline.keep", "tokens the race keeps in `target` when it goes into decline", "int", "1", "race",
          _const(1), _TARGET),
     Stat("race.plays", "whether the race plays a turn of its own (conquests, then redeployment) in its "
@@ -259,7 +264,7 @@ def shielded(game: Game, attacker: RaceInst | None, target: int | None) -> bool:
 
 def region_defense(game: Game, region: int, attacker: RaceInst | None, parts: list | None = None) -> int:
     base = 0
-    for name, _owner in game.markers[region]:
+    for name, *_ in game.markers[region]:
         d = game.ruleset.markers[name].defense
         if d:
             base += d
@@ -271,25 +276,44 @@ def region_defense(game: Game, region: int, attacker: RaceInst | None, parts: li
     return fold(game, "region.defense", base, defender, {"target": region, "attacker": attacker}, parts)
 
 
-def _cost_base(game: Game, inst: RaceInst | None, region: int, parts: list | None) -> int:
+# A binding no rule can write: the region a cost fold sees as empty (`conquest.as_empty`),
+# read by the states `empty` and `occupied` (queries.py).
+AS_EMPTY = "as empty"
+
+
+def _cost_base(game: Game, inst: RaceInst | None, region: int, parts: list | None, empty: bool = False) -> int:
     base = 2
     if parts is not None:
         parts.append(("base", "set", 2, 0, 2))
-    tokens = game.tokens[region]
-    if tokens:
+    tokens = defenders(game, region)
+    if tokens and empty:
+        if parts is not None:
+            parts.append((f"{tokens} token(s) left out: as if empty", "by", 0, base, base))
+    elif tokens:
         base += tokens
         if parts is not None:
             occ = game.occupant[region]
-            parts.append((f"{tokens} token(s) of {occ.name if occ else '?'}", "by", tokens, base - tokens, base))
+            counted = tokens - game.tokens[region]
+            also = f" ({counted} of them pieces that count as tokens)" if counted else ""
+            parts.append((f"{tokens} token(s) of {occ.name if occ else '?'}{also}", "by", tokens, base - tokens, base))
     if game.markers[region] or game.occupant[region] is not None:
         base += region_defense(game, region, inst, parts)
     if modified(game, "travel.cost", inst):
-        base += fold(game, "travel.cost", 0, inst, {"target": region}, parts)
+        base += fold(game, "travel.cost", 0, inst, _cost_bindings(region, empty), parts)
     return base
 
 
-def conquest_cost(game: Game, inst: RaceInst, region: int, parts: list | None = None) -> int:
-    return fold(game, "conquest.cost", _cost_base(game, inst, region, parts), inst, {"target": region}, parts)
+def _cost_bindings(region: int, empty: bool) -> dict[str, Any]:
+    return {"target": region, AS_EMPTY: region} if empty else {"target": region}
+
+
+def conquest_cost(game: Game, inst: RaceInst, region: int, parts: list | None = None, empty: bool = False) -> int:
+    """What conquering `region` costs `inst`; `empty` (or its conquest.as_empty) prices it as if it held no
+    race token."""
+    if not empty and "conquest.as_empty" in game.ruleset.modified_stats and modified(game, "conquest.as_empty", inst):
+        empty = bool(value(game, "conquest.as_empty", inst, target=region))
+    return fold(game, "conquest.cost", _cost_base(game, inst, region, parts, empty), inst,
+                _cost_bindings(region, empty), parts)
 
 
 def is_immune(game: Game, region: int, attacker: RaceInst) -> bool:

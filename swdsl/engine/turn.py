@@ -13,11 +13,13 @@ from __future__ import annotations
 
 from swdsl.engine import chance, market
 from swdsl.engine.entries import Ctx
-from swdsl.engine.events import fire, player_races, run_trigger
-from swdsl.engine.holdings import held_content
+from swdsl.engine.events import fire, fire_each, player_races, run_trigger
+from swdsl.engine.holdings import defenders, held_content
 from swdsl.engine.pieces import (
+    attacked,
     enter,
     gain,
+    losses,
     markers_leave_with,
     move_coins,
     new_race,
@@ -26,6 +28,7 @@ from swdsl.engine.pieces import (
     remove_markers,
     remove_player_markers,
     remove_race,
+    settle,
     take_from_tray,
     to_tray,
     vacate,
@@ -37,15 +40,19 @@ from swdsl.engine.stats import modified, region_minimum, value
 
 
 def conquer(game: Game, inst: RaceInst, region: int, tokens: int, *, from_tray: bool = False,
-            destroy: bool = False) -> None:
-    """`inst` takes `region` with `tokens` of its own (from hand or tray)."""
-    defender = game.occupant[region]
-    defenders = game.tokens[region]
+            destroy: bool = False, spare: bool = False) -> None:
+    """`inst` takes `region` with `tokens` of its own (from hand or tray); the
+    defender hears `region.attacked` before anything moves."""
+    defender = attacked(game, region, inst)
+    if defender is inst:
+        return
+    defending = defenders(game, region)
     game.turn.log.append(Conquest(region, inst.id, defender.id if defender else None,
-                                  defender.player if defender else None, defenders > 0,
+                                  defender.player if defender else None, game.tokens[region] > 0,
                                   bool(defender and not defender.declined and defender.player is not None)))
+    lost = 0
     if defender is not None:
-        lose_region(game, defender, region, inst, destroy)
+        lost = lose_region(game, defender, region, inst, destroy, spare)
     if from_tray:
         tokens = take_from_tray(game, inst, tokens)
     else:
@@ -55,18 +62,23 @@ def conquer(game: Game, inst: RaceInst, region: int, tokens: int, *, from_tray: 
         return
     enter(game, inst, region, tokens)
     game.turn.conquered = True
-    fire(game, "conquest.done", inst, target=region, defender=defender, defenders=defenders)
+    fire(game, "conquest.done", inst, target=region, defender=defender, defenders=defending, losses=lost)
 
 
-def lose_region(game: Game, defender: RaceInst, region: int, attacker: RaceInst, destroy: bool) -> None:
+def lose_region(game: Game, defender: RaceInst, region: int, attacker: RaceInst, destroy: bool,
+                spare: bool = False) -> int:
     """Losses and withdrawal (core-rules §6): an active race discards 1 token, a
-    declined one all of them, unless its rules say otherwise (loss.discard); an
-    ownerless race, with nobody to redeploy, always loses all."""
+    declined one all of them, unless its rules say otherwise (loss.discard) or
+    the conquest destroys or spares the defenders; an ownerless race, with
+    nobody to redeploy, always loses all. The attacker then hears `tokens.lost`.
+    Returns how many tokens went to the tray."""
     n = game.tokens[region]
-    if destroy or defender.player is None:
+    if destroy:
         discard = n
+    elif spare and defender.player is not None:
+        discard = 0
     else:
-        discard = min(n, max(0, value(game, "loss.discard", defender, target=region, attacker=attacker)))
+        discard = losses(game, defender, region, attacker, n, conquest=True)
     to_tray(game, defender, discard)
     defender.pending += n - discard
     game.tokens[region] = 0
@@ -79,24 +91,29 @@ def lose_region(game: Game, defender: RaceInst, region: int, attacker: RaceInst,
     if marks:
         defs = game.ruleset.markers
         for i in range(len(marks) - 1, -1, -1):
-            name, owner = marks[i]
+            name, owner, _ = marks[i]
             if owner == defender.id and defs[name].returns:
-                marks.pop(i)
-                game.turn.returning.append((name, owner))
+                game.turn.returning.append(marks.pop(i))
         markers_leave_with(game, region, defender)
     if defender.declined and not defender.regions and defender.player is not None:
         remove_race(game, defender)
+    fire(game, "tokens.lost", attacker, target=region, attacker=attacker, defender=defender, losses=discard)
+    return discard
 
 
-def rout(game: Game, inst: RaceInst, region: int) -> None:
-    """`inst` drives the race out of `region` as a conquest would (losses,
-    withdrawal, `region.lost`, the turn's conquest log) without entering it."""
-    defender = game.occupant[region]
+def rout(game: Game, inst: RaceInst, region: int, as_conquest: bool = False) -> None:
+    """`inst` drives the race out of `region` as a conquest would (`region.attacked`,
+    losses, withdrawal, `region.lost`, the turn's conquest log) without entering
+    it; `as_conquest`, it also fires `conquest.done`, for every bonus rule."""
+    defender = attacked(game, region, inst)
     if defender is None or defender is inst:
         return
-    game.turn.log.append(Conquest(region, inst.id, defender.id, defender.player, game.tokens[region] > 0,
+    defenders = game.tokens[region]
+    game.turn.log.append(Conquest(region, inst.id, defender.id, defender.player, defenders > 0,
                                   bool(not defender.declined and defender.player is not None)))
-    lose_region(game, defender, region, inst, False)
+    lost = lose_region(game, defender, region, inst, False)
+    if as_conquest:
+        fire(game, "conquest.done", inst, target=region, defender=defender, defenders=defenders, losses=lost)
 
 
 def final_shortfall(game: Game) -> int:
@@ -133,15 +150,15 @@ def decline(game: Game, inst: RaceInst) -> None:
         if other.markers:
             remove_player_markers(game, other.seat, lambda n, o: o != inst.id or defs[n].survives_decline)
     for r, keep in keeps.items():
+        if game.occupant[r] is not inst:
+            continue
         to_tray(game, inst, game.tokens[r] - keep)
         game.tokens[r] = keep
         if keep == 0:
-            game.occupant[r] = None
-            inst.regions.discard(r)
-            markers_leave_with(game, r, inst)
+            vacate(game, inst, r)
     to_tray(game, inst, inst.hand + inst.reserve)  # withdrawn tokens (`withdraw`) are placed again
     inst.hand = inst.reserve = 0
-    if inst.power is not None and not inst.power.acts_in_decline:
+    if inst.power is not None and not inst.power.acts_in_decline and not inst.power.survives_decline:
         game.market.discard.append(inst.power.name)
         inst.power = None
         inst.rebuild_hooks()
@@ -200,6 +217,11 @@ def begin_turn(game: Game) -> None:
         for name, (init, reset) in rule.variables.items():
             if reset == "turn" or name not in game.vars:
                 game.vars[name] = init
+    for var in game.ruleset.shared_vars.values():
+        if var.reset == "turn":
+            (game.vars if var.owner == "game" else p.vars)[var.name] = var.initial
+    if seat == 0:
+        fire_each(game, "round.start")
     if p.active is not None:
         ready_troops(game, p.active)
         p.active.turns += 1
@@ -331,7 +353,7 @@ def end_conquests(game: Game) -> None:
     fire(game, "conquests.end", inst)
     if modified(game, "redeploy.vacate", inst):
         for r in sorted(inst.regions):
-            if value(game, "redeploy.vacate", inst, target=r):
+            if game.occupant[r] is inst and value(game, "redeploy.vacate", inst, target=r):
                 vacate(game, inst, r)
     fire(game, "redeploy.start", inst)
     game.turn.gathered.clear()
@@ -350,14 +372,9 @@ def end_redeploy(game: Game) -> None:
 def join_short_regions(game: Game, inst: RaceInst) -> None:
     """A region left with fewer tokens than its minimum sends them to the race's
     most crowded other region (docs/rulings.md D5)."""
-    if not modified(game, "region.minimum", inst):
-        return
-    for r in sorted(inst.regions):
-        if len(inst.regions) > 1 and game.tokens[r] < region_minimum(game, inst, r):
-            n = vacate(game, inst, r)
-            inst.hand -= n
-            dest = max(sorted(inst.regions), key=lambda x: game.tokens[x])
-            game.tokens[dest] += n
+    if modified(game, "region.minimum", inst):
+        for r in sorted(inst.regions):
+            settle(game, inst, r)
 
 
 def start_defence(game: Game) -> bool:
@@ -365,11 +382,12 @@ def start_defence(game: Game) -> bool:
     Returns True if a defender must now choose where."""
     turn = game.turn
     while turn.returning:
-        name, owner = turn.returning.pop(0)
-        inst = game.races.get(owner)
+        piece = turn.returning.pop(0)
+        name, owner, _ = piece
+        inst = game.races.get(owner) if owner is not None else None
         if inst is not None and inst.regions:
             r = min(sorted(inst.regions), key=lambda x: game.tokens[x])
-            game.markers[r].append((name, owner))
+            game.markers[r].append(piece)
         elif name in game.pools:
             game.pools[name] += 1
     n = len(game.players)
@@ -415,6 +433,7 @@ def next_turn(game: Game) -> None:
         game.round += 1
         if game.round > game.setup.rounds:
             game.round = game.setup.rounds
+            fire_each(game, "game.end")
             finish(game)
             return
     begin_turn(game)
@@ -435,11 +454,12 @@ def pick(game: Game, offer: int) -> None:
     m = game.market
     column, row, _, _ = game.visible_combos()[offer]
     game.cause = "the market"
-    if game.ruleset.market.payment == "bank":
-        pay(game, seat, market.price(game, column, row))
+    to_bank = game.ruleset.market.payment == "bank"
+    fees = [market.fee(game, column, i) for i in range(row)]
+    if to_bank:
+        pay(game, seat, sum(fees))
     else:
-        for i in range(row):
-            fee = market.fee(game, column, i)
+        for i, fee in enumerate(fees):
             move_coins(game, seat, -fee)
             m.coins[column][i] += fee
     race = game.ruleset.races[m.columns[column].pop(row)]
@@ -452,5 +472,7 @@ def pick(game: Game, offer: int) -> None:
     market.collect(game, column, row, inst)
     inst.turns = 1
     game.turn.picked = True
+    for i, fee in enumerate(fees):
+        fire(game, "combo.skipped", inst, row=i + 1, coins=0 if to_bank else fee)
     fire(game, "combo.picked", inst)
     start_conquests(game, inst)

@@ -2,7 +2,7 @@
 
 Each construct is an entry declared once, next to its implementation: events
 (events.py), stats (stats.py), effects (effects.py), and attributes, states,
-log states, named values, functions and region sets (queries.py); entries.py
+log states, named values, functions, expression forms and region sets (queries.py); entries.py
 gives their shape. This module gathers them, with the words the grammar fixes
 (modifier operations, scopes, phases, limits, declaration properties). The
 checker resolves names against it, the compiler binds to it and
@@ -13,16 +13,18 @@ from __future__ import annotations
 
 from swdsl.engine.effects import EFFECTS
 from swdsl.engine.events import EVENTS
-from swdsl.engine.queries import ATTRIBUTES, FUNCTIONS, LOG_STATES, SETS, STATES, VALUES
+from swdsl.engine.queries import ATTRIBUTES, FORMS, FUNCTIONS, LOG_STATES, SETS, STATES, VALUES
 from swdsl.engine.stats import STATS
 
-__all__ = ["EFFECTS", "EVENTS", "STATS", "ATTRIBUTES", "FUNCTIONS", "LOG_STATES", "SETS", "STATES", "VALUES",
-           "AUDIENCES", "MODIFIER_OPS", "POOLS", "PHASES", "LIMIT_PERIODS", "LIMIT_KEYS", "SCOPES", "VAR_RESETS",
-           "DECL_PROPS", "PLAYER_MARKERS"]
+__all__ = ["EFFECTS", "EVENTS", "STATS", "ATTRIBUTES", "FORMS", "FUNCTIONS", "LOG_STATES", "SETS", "STATES",
+           "VALUES", "AUDIENCES", "MODIFIER_OPS", "POOLS", "PHASES", "LIMIT_PERIODS", "LIMIT_KEYS", "SCOPES",
+           "VAR_RESETS", "SHARED_VARS", "DECL_PROPS", "PLAYER_MARKERS"]
 
 AUDIENCES = {
     "ours": "`on EVENT by ours`: the trigger also runs when the event happens to another race of the same "
             "player (`me` stays the race whose rule it is)",
+    "anyone": "`on EVENT by anyone`: the trigger also runs when the event happens to any other race on the "
+              "table, whoever's (`me` stays the race whose rule it is; the event's bindings say where and who)",
 }
 
 MODIFIER_OPS = {
@@ -59,7 +61,14 @@ SCOPES = {
     "always": "active or declined",
 }
 
-VAR_RESETS = {"turn": "the variable returns to its initial value at the start of the owner's turn"}
+VAR_RESETS = {"turn": "the variable returns to its initial value at the start of the owner's turn (a `game var`: "
+                     "of every turn; a `player var`: of its player's turn)"}
+
+SHARED_VARS = {
+    "game": "`game var NAME = N`: one value for the whole game, read and written by every rule of every pack",
+    "player": "`player var NAME = N`: one value per player, read and written by every rule of every pack; "
+              "`NAME` is the value of the rule's own player, `NAME of PLAYER` another's",
+}
 
 PLAYER_MARKERS = "the player holds that marker in front of them (`give`)"
 
@@ -73,6 +82,9 @@ DECL_PROPS = {
     "power": {
         "badge": ("int", "the badge number: tokens the power adds to a combo"),
         "tags": ("names", "free labels that rules can test"),
+        "survives": ("names", "`survives decline`: the badge stays with the declined banner until that race "
+                              "leaves the table (its pieces work on in decline: R59), as it does for a power with "
+                              "rules `while declined` or `always`"),
     },
     "marker": {
         "defense": ("int", "added to the conquest cost of its region"),
@@ -82,6 +94,9 @@ DECL_PROPS = {
         "survives": ("names", "`survives decline`: it stays when its race goes into decline"),
         "returns": ("flag", "when its region is conquered it goes back to its owner, who re-places it"),
         "fixed": ("flag", "it never leaves its region (`swap`, `move`)"),
+        "counts": ("names", "`counts as token`: it counts as one race token of the race holding its region "
+                            "(its owner's, or anyone's if it is nobody's): in the conquest cost, `defenders` "
+                            "and `tokens of`; it never holds a region by itself"),
         "tags": ("names", "free labels"),
     },
 }

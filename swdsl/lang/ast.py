@@ -116,7 +116,18 @@ class Filtered:
     name: str | None = None  # `as NAME`: the element's name for nested `where`s
 
 
-Expr = Int | Ref | RegionSet | Count | Attr | Call | Neg | Arith | BoolOp | Not | Test | Compare | Filtered
+@node
+class Form:
+    """An expression of its own shape (`sum(…)`, `strength of M in R`): `kind`
+    names its entry (engine/queries.py FORMS), `args` are in the entry's order
+    (an expression, or a Name written in the rule)."""
+
+    kind: str
+    span: Span
+    args: tuple[Expr | Name, ...] = ()
+
+
+Expr = Int | Ref | RegionSet | Count | Attr | Call | Neg | Arith | BoolOp | Not | Test | Compare | Filtered | Form
 
 
 # ---- effects -------------------------------------------------------------------
@@ -132,7 +143,7 @@ class Effect:
 
     kind: str
     span: Span
-    args: tuple[Expr | Name | bool | tuple[Effect, ...] | None, ...] = ()
+    args: tuple[Expr | Name | Slot | bool | tuple[Effect, ...] | None, ...] = ()
 
     def blocks(self) -> list[tuple[Effect, ...]]:
         """The blocks of effects it runs (`if`, `as`)."""
@@ -161,6 +172,18 @@ class Choose:
 @node
 class Name:
     text: str
+    span: Span
+
+
+@node
+class Slot:
+    """Where `set`, `increase`, `decrease` and `roll` write, other than a plain
+    variable: `NAME of PLAYER` (kind "of": a player variable of that player) or
+    `strength of MARKER in REGION` (kind "strength")."""
+
+    kind: str
+    name: Name
+    subject: Expr
     span: Span
 
 
@@ -228,9 +251,10 @@ class Ability:
 @node
 class VarDecl:
     name: str
-    init: int | str  # a number, or `none` for a player variable
+    init: int | str  # a number, or `none` for a variable holding a player
     reset: Name | None
     span: Span
+    shared: str = ""  # `game var` | `player var`: a variable of the game or of each player, known to every rule
 
 
 Item = Prop | Doc | Modifier | Trigger | Ability | VarDecl

@@ -8,6 +8,7 @@ is kept in `Checked.resolved` so the compiler never guesses again.
 from __future__ import annotations
 
 import difflib
+import os
 
 import attrs
 
@@ -29,21 +30,47 @@ class Checker(Typer):
 
     # ---- declarations
     def check(self, decls: list[ast.Decl]) -> Checked:
+        self.collect_shared(decls)
         for d in decls:
             self.check_decl(d)
         return self.out
+
+    def collect_shared(self, decls: list[ast.Decl]) -> None:
+        """The `game var`s and `player var`s of every declaration: every rule may use them. One
+        declared again must say the same (it may, to show what an item relies on)."""
+        where: dict[str, ast.Decl] = {}
+        shared = self.out.shared
+        for d in decls:
+            for v in d.items:
+                if not isinstance(v, ast.VarDecl) or not v.shared:
+                    continue
+                first = shared.get(v.name)
+                if first is None:
+                    shared[v.name], where[v.name] = v, d
+                elif (first.shared, first.init, first.reset and first.reset.text) != \
+                        (v.shared, v.init, v.reset and v.reset.text):
+                    self.error(d.path, v.span, "SW170", f"{v.shared} variable '{v.name}' is declared differently "
+                               f"in {where[v.name].kind} '{where[v.name].name}' ({os.path.basename(where[v.name].path)}"
+                               f":{first.span.line})", f"declare it the same way everywhere: `{_declared(first)}`")
 
     def check_decl(self, d: ast.Decl) -> None:
         if len(d.items) > MAX_ITEMS:
             self.error(d.path, d.span, "SW006", f"{d.kind} '{d.name}' has more than {MAX_ITEMS} items",
                        "split it into several declarations")
             return
-        variables: dict[str, str] = {}
+        variables = {n: self.var_type(v) for n, v in self.out.shared.items()}
+        own: set[str] = set()
         for item in d.items:
             if isinstance(item, ast.VarDecl):
-                if item.name in variables:
+                if item.name in own:
                     self.error(d.path, item.span, "SW120", f"variable '{item.name}' declared twice")
-                variables[item.name] = "player" if isinstance(item.init, str) else "int"
+                elif not item.shared and item.name in self.out.shared:
+                    v = self.out.shared[item.name]
+                    self.error(d.path, item.span, "SW171", f"variable '{item.name}' has the name of a "
+                               f"{v.shared} variable", f"every rule sees `{_declared(v)}`: use it, or give this "
+                               "one another name")
+                own.add(item.name)
+                variables[item.name] = self.var_type(item)
                 if isinstance(item.init, str) and item.init != "none":
                     self.error(d.path, item.span, "SW121", f"a variable starts as a number or `none`, not '{item.init}'")
                 if item.reset is not None and item.reset.text not in V.VAR_RESETS:
@@ -89,6 +116,8 @@ class Checker(Typer):
                     self.error(d.path, item.span, "SW112", f"'{item.name}' takes one or more names")
                 elif item.name == "survives" and args != ("decline",):
                     self.error(d.path, item.span, "SW112", "only `survives decline` is known")
+                elif item.name == "counts" and args != ("as", "token"):
+                    self.error(d.path, item.span, "SW112", "only `counts as token` is known")
         required = {"race": ("supply",), "power": ("badge",)}.get(d.kind, ())
         for prop in required:
             if prop not in seen and prop not in misspelt:
@@ -152,14 +181,18 @@ class Checker(Typer):
             self.error(d.path, t.event.span, "SW100", f"unknown event '{t.event.text}'",
                        did_you_mean(t.event.text, V.EVENTS) or "see docs/language.md for the events")
             return
-        if event.name == "decline" and scope == "declined":
-            self.warn(d.path, t.span, "SW142", "this trigger can never fire: `decline` happens while the race is active",
-                      "remove `while declined`")
+        if not event.declined and scope == "declined":
+            self.warn(d.path, t.span, "SW142", f"this trigger can never fire: `{event.name}` happens while the race "
+                      "is active", "remove `while declined`")
         if isinstance(t.when, ast.Ref) and t.when.name == "false":
             self.warn(d.path, t.when.span, "SW142", "this trigger can never fire (`when false`)")
         if t.audience is not None and t.audience.text not in V.AUDIENCES:
             self.error(d.path, t.audience.span, "SW132", f"unknown audience 'by {t.audience.text}'",
-                       did_you_mean(t.audience.text, V.AUDIENCES) or "use `by ours`")
+                       did_you_mean(t.audience.text, V.AUDIENCES) or "use `by ours` or `by anyone`")
+        elif t.audience is not None and event.everyone:
+            self.warn(d.path, t.audience.span, "SW161", f"`{event.name}` already happens to every race on the table: "
+                      f"`by {t.audience.text}` would run this trigger again for each other race",
+                      f"remove `by {t.audience.text}`")
         env = _Env(d, dict(event.bindings), variables)
         if t.when is not None:
             self.expect(env, t.when, "bool")
@@ -237,13 +270,25 @@ class Checker(Typer):
         if entry is None:
             self.error(env.decl.path, e.span, "SW199", f"unsupported effect '{e.kind}'")
             return
+        given = {p.name for p, arg in zip(entry.params, e.args) if arg is not None and arg is not False}
+        for a, b, what in entry.exclusive:
+            if a in given and b in given:
+                self.error(env.decl.path, e.span, "SW160", f"{what} cannot go together", "keep one of them: "
+                           f"`{entry.syntax}`")
         types: dict[str, str] = {}
         words: dict[str, str] = {}
+        name: ast.Name | None = None
+        inner = env  # what its blocks see: with `for each NAME in …`, NAME bound to each element
         for param, arg in zip(entry.params, e.args):
             if arg is None or isinstance(arg, bool):
                 continue
             if isinstance(arg, tuple):
-                self.effects(env, arg, depth + 1)
+                self.effects(inner, arg, depth + 1)
+            elif isinstance(arg, ast.Slot):
+                types[param.name], words[param.name] = self.slot(env, arg), arg.name.text
+            elif isinstance(arg, ast.Name) and param.kind == "name":
+                name = arg
+                self.fresh(env, arg)
             elif isinstance(arg, ast.Name):
                 types[param.name], words[param.name] = self.word(env, param.kind, arg), arg.text
             elif param.same_as and types.get(param.same_as, "?") != "?":
@@ -254,10 +299,20 @@ class Checker(Typer):
                 types[param.name] = t
             else:
                 types[param.name] = self.expect_any(env, arg, EXPRESSION_KINDS[param.kind])
+                if name is not None and param.kind == "selection":
+                    inner = env.bind(name.text, ELEMENT.get(types[param.name], "region"))
         overloaded = next((p.name for p in entry.params if len(EXPRESSION_KINDS.get(p.kind, ())) > 1
                            and entry.by_type), None)
         if overloaded is not None:
             self.out.resolved[id(e)] = (types.get(overloaded, "?"),)
+
+    def slot(self, env: _Env, slot: ast.Slot) -> str:
+        """`NAME of PLAYER` or `strength of MARKER in REGION`, written by `set`, `increase`…: its type."""
+        if slot.kind == "strength":
+            self.marker_name(env.decl.path, slot.name.text, slot.name.span)
+            self.expect(env, slot.subject, "region")
+            return "int"
+        return self.var_of(env, slot.name.text, self.expr(env, slot.subject), slot.span)
 
     def word(self, env: _Env, kind: str, name: ast.Name) -> str:
         """Check a name written in an effect (a marker, a pool, a variable…); the type it stands for."""
@@ -311,6 +366,11 @@ def _nodes(root):
             for x in (v if isinstance(v, tuple) else (v,)):
                 if attrs.has(type(x)):
                     stack.append(x)
+
+
+def _declared(v: ast.VarDecl) -> str:
+    reset = f" per {v.reset.text}" if v.reset else ""
+    return f"{v.shared} var {v.name} = {v.init}{reset}"
 
 
 def check(decls: list[ast.Decl], names: PackNames) -> Checked:

@@ -12,13 +12,14 @@ import attrs
 from swdsl.engine import queries as Q
 from swdsl.engine.entries import Ctx, Variable
 from swdsl.engine.stats import modified
-from swdsl.engine.vocabulary import ATTRIBUTES, FUNCTIONS, LOG_STATES, SETS, STATES, VALUES
+from swdsl.engine.vocabulary import ATTRIBUTES, FORMS, FUNCTIONS, LOG_STATES, SETS, STATES, VALUES
 from swdsl.lang import ast
 
 
 def const(v):
     return lambda ctx: v
 
+_NOTHING_OF = {"int": 0, "regions": [], "players": [], "races": [], "powers": [], "areas": [], "markers": []}
 _MAP_ATTRIBUTES = {("terrain", "region"), ("area", "region"), ("neighbours", "region")}  # fixed by the map
 _CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
         ">=": operator.ge}
@@ -30,11 +31,13 @@ class ExprCompiler:
     """Compiles expressions; `res` is what the checker resolved each name to."""
 
     def variable(self, name: str) -> Variable:
-        """A variable of the declaration, or one a race reads of a relic or bound power it never declared."""
-        return self.variables.get(name) or Variable(name, None, "race")
+        """A variable of the declaration, a `game var` or `player var`, or one a race reads of a relic or
+        bound power it never declared."""
+        return self.variables.get(name) or self.shared.get(name) or Variable(name, None, "race")
 
     res: dict[int, tuple]
     variables: dict[str, Variable]  # the declaration's own
+    shared: dict[str, Variable]  # every declaration's `game var`s and `player var`s
     decl_name: str  # the declaration being compiled (`here` finds its marker)
     rename: dict[str, str]  # marker names read as others (a copied relic's own name means its wearer)
 
@@ -77,9 +80,32 @@ class ExprCompiler:
         return lambda ctx: len(of(ctx))
 
     def _attr(self, e: ast.Attr):
-        _, name, st = self.res[id(e)]
-        get, subject = ATTRIBUTES[(name, st)].get, self.expr(e.subject)
-        return lambda ctx: get(ctx, subject(ctx))
+        res, subject = self.res[id(e)], self.expr(e.subject)
+        if res[0] == "pvar":  # `debts of PLAYER`
+            return self.variable(res[1]).of(subject).get
+        _, name, st = res
+        entry = ATTRIBUTES[(name, st)]
+        get, nothing = entry.get, _NOTHING_OF.get(entry.type)
+
+        def attr(ctx):
+            v = subject(ctx)
+            return nothing if v is None else get(ctx, v)  # of nobody, nowhere (`one of` an empty set)
+        return attr
+
+    def _form(self, e: ast.Form):
+        """An expression form bound to its entry: each argument a getter, the per-element one passed as
+        its function."""
+        entry = FORMS[e.kind]
+        getters = []
+        for param, arg in zip(entry.params, e.args):
+            if isinstance(arg, ast.Name):
+                getters.append(const(self.rename.get(arg.text, arg.text) if param.kind == "marker" else arg.text))
+            elif param.name == entry.per_element:
+                getters.append(const(self.expr(arg)))
+            else:
+                getters.append(self.expr(arg))
+        run = entry.run
+        return lambda ctx: run(ctx, *[g(ctx) for g in getters])
 
     def _call(self, e: ast.Call):
         args = [self.expr(a) for a in e.args]
@@ -166,63 +192,65 @@ class ExprCompiler:
         return fn
 
     def _test(self, e: ast.Test):
-        subject = self.expr(e.subject) if e.subject is not None else (lambda ctx: ctx.it)
+        """A test as `check(ctx, value)` of its subject's value; a subject that is nobody or nowhere
+        (`one of` an empty set) passes no test but `is` equality."""
         res = self.res.get(id(e), ("none",))
         kind = res[0]
-        negate = e.kind == "is_not"
+        check: Callable[[Ctx, Any], bool]
         if kind == "state":
-            fn = STATES[(res[1], res[2])].test
-            test = lambda ctx: fn(ctx, subject(ctx))  # noqa: E731
+            check = STATES[(res[1], res[2])].test
         elif kind in ("terrain_is", "terrain_in", "symbol"):
-            test = _looks_like(subject, res[-1], region=res[0] == "symbol" or res[1] == "region")
+            check = _looks_like(res[-1], region=res[0] == "symbol" or res[1] == "region")
         elif kind == "option_in":
             words = res[1]
-            test = lambda ctx: subject(ctx) in words  # noqa: E731
+            check = lambda ctx, v: v in words  # noqa: E731
         elif kind == "equal":
             arg = self.expr(e.operand)
-            test = lambda ctx: subject(ctx) == arg(ctx)  # noqa: E731
-        elif kind == "marker":
-            name = self.rename.get(res[1], res[1])
-            test = lambda ctx: Q.has_marker(ctx.game, subject(ctx), name)  # noqa: E731
-        elif kind == "marker_kind":
-            name = res[1]
-            test = lambda ctx: Q.has_piece_kind(ctx.game, subject(ctx), name)  # noqa: E731
+            check = lambda ctx, v: v == arg(ctx)  # noqa: E731
+        elif kind in ("marker", "marker_kind", "player_marker", "piece_is"):
+            name = self.rename.get(res[1], res[1]) if kind == "marker" else res[1]
+            has: Any = {"marker": Q.has_marker, "marker_kind": Q.has_piece_kind,
+                                        "player_marker": Q.player_has_marker, "piece_is": Q.piece_is}[kind]
+            check = lambda ctx, v: has(ctx.game, v, name)  # noqa: E731
         elif kind == "tag":
             name = res[1]
-            test = lambda ctx: Q.has_tag(subject(ctx), name)  # noqa: E731
+            check = lambda ctx, v: Q.has_tag(v, name)  # noqa: E731
         elif kind == "borders":
             arg = self.expr(e.operand)
-            test = lambda ctx: Q.borders(ctx, subject(ctx), arg(ctx))  # noqa: E731
-        elif kind == "player_marker":
-            name = res[1]
-            test = lambda ctx: Q.player_has_marker(ctx.game, subject(ctx), name)  # noqa: E731
+            check = lambda ctx, v: Q.borders(ctx, v, arg(ctx))  # noqa: E731
         elif kind == "was":
-            was = LOG_STATES[(res[1], res[2])].test
-            test = lambda ctx: was(ctx, subject(ctx))  # noqa: E731
+            check = LOG_STATES[(res[1], res[2])].test
         else:
             return const(False)
-        if negate:
+        if e.subject is None:  # the element inside `where`
+            test = lambda ctx: check(ctx, ctx.it)  # noqa: E731
+        else:
+            subject = self.expr(e.subject)
+            if kind == "equal":
+                test = lambda ctx: check(ctx, subject(ctx))  # noqa: E731
+            else:
+                test = lambda ctx: (v := subject(ctx)) is not None and check(ctx, v)  # noqa: E731
+        if e.kind == "is_not":
             return lambda ctx: not test(ctx)
         return test
 
 
-
-def _looks_like(subject, names: frozenset[str], region: bool):
+def _looks_like(names: frozenset[str], region: bool) -> Callable[[Ctx, Any], bool]:
     """A test of terrains and symbols: a region matches if its terrain or one of
     its symbols is among `names` (a name and its pack.yaml equivalents); a
     terrain value matches if it is among them."""
     if not region:
-        return lambda ctx: subject(ctx) in names
+        return lambda ctx, v: v in names
     if len(names) == 1:  # no equivalents: one name, a terrain or a symbol
         (name,) = names
 
-        def one(ctx):
-            reg = ctx.game.board.regions[subject(ctx)]
+        def one(ctx, r):
+            reg = ctx.game.board.regions[r]
             return reg.terrain == name or name in reg.symbols
         return one
 
-    def test(ctx):
-        reg = ctx.game.board.regions[subject(ctx)]
+    def test(ctx, r):
+        reg = ctx.game.board.regions[r]
         return reg.terrain in names or not names.isdisjoint(reg.symbols)
     return test
 

@@ -12,22 +12,26 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from swdsl.engine.content import Ability, Choice, Content, Modifier, Trigger
+from swdsl.engine.content import Ability, Choice, Content, Modifier, SharedVar, Trigger
+from swdsl.engine.effects import Strength
 from swdsl.engine.entries import BLOCK, FLAG, Ctx, Overflow, Variable
 from swdsl.engine.errors import ContentError
 from swdsl.engine.stats import shielded
-from swdsl.engine.vocabulary import EFFECTS, STATS
+from swdsl.engine.vocabulary import DECL_PROPS, EFFECTS, STATS
 from swdsl.lang import ast
 from swdsl.lang.checker import Checked
 from swdsl.lang.closures import ExprCompiler, const
 from swdsl.lang.typer import ELEMENT
 
 Run = Callable[[Ctx], Any]
+# properties that take names (`tags a b`, `survives decline`): their words are kept as a tuple
+NAMES_PROPS = frozenset(n for props in DECL_PROPS.values() for n, (kind, _) in props.items() if kind == "names")
 
 
 class Compiler(ExprCompiler):
     def __init__(self, checked: Checked):
         self.res = checked.resolved
+        self.shared = {n: Variable(n, None if v.init == "none" else v.init, v.shared) for n, v in checked.shared.items()}
 
     # ---- declarations
     def compile(self, d: ast.Decl, wearer: str | None = None) -> Content:
@@ -40,7 +44,7 @@ class Compiler(ExprCompiler):
         self.wearers: set[str] = set()
         owner = "game" if d.kind == "rule" else "race"
         self.variables = {i.name: Variable(i.name, None if i.init == "none" else i.init, owner)
-                          for i in d.items if isinstance(i, ast.VarDecl)}
+                          for i in d.items if isinstance(i, ast.VarDecl) and not i.shared}
         self.path = d.path
         mods: dict[str, list[Modifier]] = {}
         trigs: dict[str, list[Trigger]] = {}
@@ -48,13 +52,17 @@ class Compiler(ExprCompiler):
         docs = []
         for item in d.items:
             if isinstance(item, ast.Prop):
-                c.props[item.name] = item.args[0] if len(item.args) == 1 and item.name != "tags" \
-                    and item.name != "survives" else (tuple(item.args) if item.args else True)
+                c.props[item.name] = item.args[0] if len(item.args) == 1 and item.name not in NAMES_PROPS \
+                    else (tuple(item.args) if item.args else True)
             elif isinstance(item, ast.Doc):
                 docs.append(item.text)
             elif isinstance(item, ast.VarDecl):
                 init = None if item.init == "none" else item.init
-                c.variables[item.name] = (init, item.reset.text if item.reset else None)
+                reset = item.reset.text if item.reset else None
+                if item.shared:
+                    c.shared += (SharedVar(item.name, item.shared, init, reset),)  # type: ignore[arg-type]
+                else:
+                    c.variables[item.name] = (init, reset)
             elif isinstance(item, ast.Modifier):
                 m = self.modifier(d, item)
                 mods.setdefault(m.stat, []).append(m)
@@ -105,7 +113,7 @@ class Compiler(ExprCompiler):
             limit=limit.count if limit else None, per=limit.per.text if limit and limit.per else None,
             per_owner=bool(limit and limit.key), when=self._pieces_left(self.opt(a.when), effects),
             scope=a.scope.kind if a.scope else "active", choose=tuple(chooses), run=self.block(tuple(effects)),
-            where=self.where(a.span),
+            where=self.where(a.span), possible=self._possible(effects),
         )
 
     def options(self, sel: ast.Expr):
@@ -160,6 +168,17 @@ class Compiler(ExprCompiler):
             return all(pools.get(m, 1) > 0 for m in taken) and (when is None or when(ctx))
         return pieces_left
 
+    def _possible(self, effects: list[ast.Effect]):
+        """Whether the ability's own effects that say when they can be made
+        (a `conquer` it cannot pay) all can, with its choices bound; None if none says."""
+        tests = [(EFFECTS[e.kind].possible, self._getters(e)) for e in effects if EFFECTS[e.kind].possible]
+        if not tests:
+            return None
+
+        def possible(ctx):
+            return all(test(ctx, *[g(ctx) for g in getters]) for test, getters in tests)
+        return possible
+
     # ---- effects
     def block(self, effects: tuple[ast.Effect, ...]) -> Run:
         fns = [self.effect(e) for e in effects]
@@ -174,27 +193,19 @@ class Compiler(ExprCompiler):
     def _word(self, name: ast.Name) -> str:
         return self.rename.get(name.text, name.text)
 
+    def slot(self, slot: ast.Slot) -> Variable | Strength:
+        """What `set`, `increase`… write: a player's variable, or a marker's strength."""
+        if slot.kind == "strength":
+            return Strength(self._word(slot.name), self.expr(slot.subject))
+        return self.variable(slot.name.text).of(self.expr(slot.subject))
+
     def effect(self, e: ast.Effect) -> Run:
         """Bind an effect to its entry: each argument becomes a getter (an
         expression's closure, or a constant), and the entry's implementation
         is called with their values."""
         entry = EFFECTS[e.kind]
         run = entry.by_type.get(self.res.get(id(e), ("",))[0], entry.run)
-        getters: list[Run] = []
-        for param, arg in zip(entry.params, e.args):
-            if param.kind == BLOCK:
-                getters.append(const(self.block(arg) if arg is not None else None))  # type: ignore[arg-type]
-            elif param.kind == FLAG:
-                getters.append(const(bool(arg)))
-            elif isinstance(arg, ast.Name) and param.kind in ("var", "counter"):
-                getters.append(const(self.variable(arg.text)))
-            elif isinstance(arg, ast.Name):
-                word = self._word(arg)
-                if param.name == entry.wears:
-                    self.wearers.add(word)
-                getters.append(const(word))
-            else:
-                getters.append(const(None) if arg is None else self.expr(arg))  # type: ignore[arg-type]
+        getters = self._getters(e)
         where = self.where(e.span)
 
         def bound(ctx):
@@ -204,6 +215,30 @@ class Compiler(ExprCompiler):
                 raise ContentError(where, "SW500", str(err), "raise the budget in pack.yaml `budgets:` if this is "
                                    "meant, or bound the value") from None
         return bound
+
+    def _getters(self, e: ast.Effect) -> list[Run]:
+        """One getter per argument of the effect: an expression's closure, or a constant."""
+        entry = EFFECTS[e.kind]
+        getters: list[Run] = []
+        for param, arg in zip(entry.params, e.args):
+            if param.kind == BLOCK:
+                getters.append(const(self.block(arg) if arg is not None else None))  # type: ignore[arg-type]
+            elif param.kind == FLAG:
+                getters.append(const(bool(arg)))
+            elif isinstance(arg, ast.Name) and param.kind in ("var", "counter"):
+                getters.append(const(self.variable(arg.text)))
+            elif isinstance(arg, ast.Slot):
+                getters.append(const(self.slot(arg)))
+            elif isinstance(arg, ast.Name) and param.kind == "name":
+                getters.append(const(arg.text))
+            elif isinstance(arg, ast.Name):
+                word = self._word(arg)
+                if param.name == entry.wears:
+                    self.wearers.add(word)
+                getters.append(const(word))
+            else:
+                getters.append(const(None) if arg is None else self.expr(arg))  # type: ignore[arg-type]
+        return getters
 
 
 def _words(name: str, words: tuple[str, ...]) -> Choice:

@@ -58,6 +58,8 @@ def render() -> str:
     lines += ["### Attributes (`NAME of X`)", ""]
     lines += _table(("attribute", "of", "gives", "meaning"),
                     [(f"`{a.name}`", a.subject, a.type, a.doc) for a in V.ATTRIBUTES.values()])
+    lines += ["### Expression forms", ""]
+    lines += _table(("form", "gives", "meaning"), [(f"`{f.syntax}`", f.type, f.doc) for f in V.FORMS.values()])
     lines += ["### Functions", ""]
     lines += _table(("function", "arguments", "gives", "meaning"),
                     [(f"`{f.name}`", _params(f.params) + (", …" if f.variadic else ""), f.type, f.doc)
@@ -71,13 +73,14 @@ def render() -> str:
     lines += _table(("name", "meaning"), [(f"`{s.syntax}`", s.doc) for s in V.SETS.values()]
                     + [(f"`{v.name}`", f"{v.doc} ({v.type})") for v in V.VALUES.values()]
                     + [(f"`draw {k} into …`", d) for k, d in V.POOLS.items()])
-    lines += ["### Ability phases, limits, scopes, variable resets", ""]
+    lines += ["### Ability phases, limits, scopes, variables", ""]
     lines += _table(("word", "meaning"),
                     [(f"`during {k}`", v) for k, v in V.PHASES.items()]
                     + [(f"`per {k}`", v) for k, v in V.LIMIT_PERIODS.items()]
                     + [(f"`per {k}` (second)", v) for k, v in V.LIMIT_KEYS.items()]
                     + [(f"`while {k}`" if k != "always" else "`always`", v) for k, v in V.SCOPES.items()]
-                    + [(f"`var … per {k}`", v) for k, v in V.VAR_RESETS.items()])
+                    + [(f"`var … per {k}`", v) for k, v in V.VAR_RESETS.items()]
+                    + [(f"`{k} var`", v) for k, v in V.SHARED_VARS.items()])
     lines += ["### Properties", ""]
     props = [(kind, f"`{name}`", arg, doc) for kind, props in V.DECL_PROPS.items() for name, (arg, doc) in props.items()]
     lines += _table(("declaration", "property", "takes", "meaning"), props)

@@ -167,13 +167,16 @@ class ToAst(Transformer):
         return ast.Choose(name=str(c[0]), selection=c[1], span=self._span(meta), optional=True)
 
     def var_decl(self, meta, children):
+        shared = ""
+        if isinstance(children[0], Token) and children[0].type == "VAR_OWNER":
+            shared, children = str(children[0]), children[1:]
         init, reset = 0, None
         for c in children[1:]:
             if c[0] == "init":
                 init = c[1]
             else:
                 reset = c[1]
-        return ast.VarDecl(name=str(children[0]), init=init, reset=reset, span=self._span(meta))
+        return ast.VarDecl(name=str(children[0]), init=init, reset=reset, span=self._span(meta), shared=shared)
 
     def var_init(self, meta, c):
         v = c[0]
@@ -195,14 +198,30 @@ class ToAst(Transformer):
                 child = _effect_tuple(child)
             elif param.kind == FLAG:
                 child = bool(child)
+            elif isinstance(child, Token):  # a name written in the rule (`for each NAME in …`)
+                child = ast.Name(text=str(child), span=self._span(child))
             args.append(child)
         return ast.Effect(kind=entry.name, span=self._span(meta), args=tuple(args))
 
     def word(self, meta, c):
         return ast.Name(text=str(c[0]), span=self._span(c[0]))
 
-    def for_each(self, meta, c):
+    def gain_each(self, meta, c):
         return c[0]
+
+    def with_strength(self, meta, c):
+        return c[0]
+
+    def slot_var(self, meta, c):
+        return ast.Name(text=str(c[0]), span=self._span(c[0]))
+
+    def slot_of(self, meta, c):
+        return ast.Slot(kind="of", name=ast.Name(text=str(c[0]), span=self._span(c[0])), subject=c[1],
+                        span=self._span(meta))
+
+    def slot_strength(self, meta, c):
+        return ast.Slot(kind="strength", name=ast.Name(text=str(c[1]), span=self._span(c[1])), subject=c[2],
+                        span=self._span(meta))
 
     def using(self, meta, c):
         return c[0]
@@ -211,6 +230,18 @@ class ToAst(Transformer):
         return True
 
     def destroying(self, meta, c):
+        return True
+
+    def sparing(self, meta, c):
+        return True
+
+    def from_hand(self, meta, c):
+        return True
+
+    def as_empty(self, meta, c):
+        return True
+
+    def as_conquest(self, meta, c):
         return True
 
     # expressions
@@ -237,6 +268,16 @@ class ToAst(Transformer):
 
     def call(self, meta, c):
         return ast.Call(func=str(c[0]), args=tuple(c[1:]), span=self._span(meta))
+
+    def sum(self, meta, c):  # sum(VALUE for each NAME in SELECTION)
+        value, name, each = c
+        return ast.Form(kind="sum", span=self._span(meta),
+                        args=(value, ast.Name(text=str(name), span=self._span(name)), each))
+
+    def strength(self, meta, c):  # strength of MARKER in REGION
+        _, marker, region = c
+        return ast.Form(kind="strength", span=self._span(meta),
+                        args=(ast.Name(text=str(marker), span=self._span(marker)), region))
 
     def neg(self, meta, c):
         if isinstance(c[0], ast.Int):

@@ -40,6 +40,7 @@ class Checked:
     diagnostics: list[Diagnostic] = attrs.field(factory=list)
     resolved: dict[int, tuple] = attrs.field(factory=dict)  # id(node) -> resolution
     used_markers: set[str] = attrs.field(factory=set)
+    shared: dict[str, ast.VarDecl] = attrs.field(factory=dict)  # `game var`s and `player var`s by name
 
 
 class _Env:
@@ -59,7 +60,8 @@ class _Env:
                     {**self.words, name: words} if words else self.words)
 
 
-ELEMENT = {"regions": "region", "players": "player", "races": "race", "powers": "power"}
+ELEMENT = {"regions": "region", "players": "player", "races": "race", "powers": "power", "areas": "area",
+           "markers": "marker"}
 SETS = tuple(ELEMENT)
 
 
@@ -100,8 +102,22 @@ class Typer:
         t = self.expr(env, e)
         if t not in wants and t != "?":
             wanted = " or ".join(described(w) for w in wants)
+            if set(wants) == set(ELEMENT):
+                wanted = "a set (of regions, players, races, powers, areas or markers)"
             self.error(env.decl.path, e.span, "SW103", f"expected {wanted}, this is {described(t)}")
         return t
+
+    def var_type(self, v: ast.VarDecl) -> str:
+        return "player" if isinstance(v.init, str) else "int"
+
+    def fresh(self, env: _Env, name: ast.Name) -> None:
+        """A name given to each element (`for each NAME in …`) must not hide another name."""
+        n = name.text
+        if n in env.bindings or n in env.variables or n in V.VALUES or n == "it":
+            what = ("a binding here" if n in env.bindings else "a variable" if n in env.variables
+                    else "the element inside `where`" if n == "it" else "a named value")
+            self.error(env.decl.path, name.span, "SW173", f"'{n}' is already {what}",
+                       "give each element a name of its own, e.g. `for each r in …`")
 
     def resolve(self, e, res: tuple, type_: str) -> str:
         self.out.resolved[id(e)] = res
@@ -123,10 +139,14 @@ class Typer:
             if st == "?":
                 return "?"
             attr = V.ATTRIBUTES.get((e.name, st))
+            if attr is None and e.name in env.variables:
+                return self.var_of(env, e.name, st, e.span, e)
             if attr is None:
                 options = [n for (n, s) in V.ATTRIBUTES if s == st]
-                self.error(path, e.span, "SW106", f"{described(st)} has no attribute '{e.name}'",
-                           did_you_mean(e.name, options) or ("attributes: " + ", ".join(options) if options else ""))
+                hint = did_you_mean(e.name, options) or ("attributes: " + ", ".join(options) if options else "")
+                if (e.name, f"{st}s") in V.ATTRIBUTES:  # `one of target`: an attribute of a selection
+                    hint = f"'{e.name} of' takes a selection, e.g. `{e.name} of (my regions where …)`"
+                self.error(path, e.span, "SW106", f"{described(st)} has no attribute '{e.name}'", hint)
                 return "?"
             return self.resolve(e, ("attr", attr.name, st), attr.type)
         if isinstance(e, ast.Call):
@@ -159,6 +179,8 @@ class Typer:
             return "bool"
         if isinstance(e, ast.Test):
             return self.test(env, e)
+        if isinstance(e, ast.Form):
+            return self.form(env, e)
         if isinstance(e, ast.Filtered):
             bt = self.expect_any(env, e.base, SETS)
             inner = env.inner(ELEMENT.get(bt, "region"))
@@ -168,6 +190,41 @@ class Typer:
             return bt if bt in SETS else "?"  # a wrong base is reported once, above
         self.error(path, getattr(e, "span", Span()), "SW199", "unsupported expression")
         return "?"
+
+    def var_of(self, env: _Env, name: str, subject: str, span: Span, node=None) -> str:
+        """`NAME of PLAYER`: a player variable of that player."""
+        v = self.out.shared.get(name)
+        if v is None or v.shared != "player":
+            kind = f"a {v.shared} variable" if v is not None else "a variable of this declaration"
+            self.error(env.decl.path, span, "SW172", f"'{name}' is {kind}, not a player variable",
+                       f"only a `player var` has a value per player; write `{name}` alone")
+            return "?"
+        if subject not in ("player", "?"):
+            self.error(env.decl.path, span, "SW103", f"a player variable is of a player, not of {described(subject)}")
+        return self.resolve(node, ("pvar", name), self.var_type(v)) if node is not None else self.var_type(v)
+
+    def form(self, env: _Env, e: ast.Form) -> str:
+        """An expression form checked against its entry's parameters; the per-element one with the
+        element's name bound."""
+        f = V.FORMS[e.kind]
+        types: dict[str, str] = {}
+        name: ast.Name | None = None
+        for param, arg in zip(f.params, e.args):
+            if param.name == f.per_element:
+                continue
+            if isinstance(arg, ast.Name):
+                if param.kind == "name":
+                    name = arg
+                    self.fresh(env, arg)
+                else:
+                    self.marker_name(env.decl.path, arg.text, arg.span)
+            else:
+                types[param.kind] = self.expect_any(env, arg, EXPRESSION_KINDS[param.kind])
+        for param, arg in zip(f.params, e.args):
+            if param.name == f.per_element and not isinstance(arg, ast.Name):
+                inner = env if name is None else env.bind(name.text, ELEMENT.get(types.get("selection", ""), "region"))
+                self.expect_any(inner, arg, EXPRESSION_KINDS[param.kind])
+        return f.type
 
     def call(self, env: _Env, e: ast.Call) -> str:
         f = V.FUNCTIONS[e.func]
@@ -234,13 +291,18 @@ class Typer:
             arg = e.operand
             if isinstance(arg, ast.Ref) and arg.name in STATES.get(st, {}) and arg.name not in env.bindings \
                     and arg.name not in env.variables:
+                if st == "region" and arg.name in self.names.terrains:
+                    self.warn(path, arg.span, "SW144", f"'is {arg.name}' tests the state '{arg.name}', not the "
+                              f"terrain '{arg.name}'", f"for the terrain write `terrain of … is {arg.name}` "
+                              f"(inside `where`: `terrain is {arg.name}`)")
                 return self.resolve(e, ("state", st, arg.name), "bool")
             if isinstance(arg, ast.Ref) and st in ("region", "terrain") and arg.name in self.names.terrains:
                 return self.resolve(e, ("terrain_is", st, arg.name, self.names.like(arg.name)), "bool")
             if isinstance(arg, ast.Ref) and arg.name not in env.bindings and arg.name not in env.variables \
                     and arg.name not in V.VALUES:
                 options = list(STATES.get(st, {})) + (list(self.names.terrains) if st in ("region", "terrain") else [])
-                hint = did_you_mean(arg.name, options) or "known: " + ", ".join(sorted(options))
+                hint = did_you_mean(arg.name, options) or ("known: " + ", ".join(sorted(options)) if options
+                                                            else f"{described(st)} has no states to test")
                 if st == "terrain":
                     self.error(path, arg.span, "SW116", f"unknown terrain '{arg.name}'",
                                did_you_mean(arg.name, options) or "terrains are declared in pack.yaml")
@@ -292,7 +354,16 @@ class Typer:
             if st == "player":
                 self.marker_name(path, n, e.span)
                 return self.resolve(e, ("player_marker", n), "bool")
-            self.error(path, e.span, "SW103", f"`has` tests regions, races and players, not {described(st)}")
+            if st == "marker":
+                if n in self.names.markers:
+                    self.out.used_markers.add(n)
+                elif n not in self.names.marker_tags:
+                    self.error(path, e.span, "SW117", f"unknown marker, kind or tag '{n}'",
+                               did_you_mean(n, self.names.markers | self.names.marker_tags)
+                               or "a marker piece is tested by its name, kind (`relic`, `place`) or tag")
+                    return "bool"
+                return self.resolve(e, ("piece_is", n), "bool")
+            self.error(path, e.span, "SW103", f"`has` tests regions, races, players and markers, not {described(st)}")
             return "bool"
         if e.kind == "borders":
             if st not in ("region", "regions"):
@@ -316,5 +387,6 @@ class Typer:
 def described(t: str) -> str:
     return {"int": "a number", "bool": "a condition", "region": "a region", "regions": "a set of regions",
             "race": "a race", "player": "a player", "players": "a set of players", "terrain": "a terrain",
-            "races": "a set of races", "power": "a power", "powers": "a set of powers",
+            "races": "a set of races", "power": "a power", "powers": "a set of powers", "area": "an area",
+            "areas": "a set of areas", "marker": "a marker", "markers": "a set of markers",
             "option": "one of a choice's words", "combos": "the combos on offer", "?": "something unknown"}.get(t, t)

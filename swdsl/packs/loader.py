@@ -57,6 +57,8 @@ MARKET_KEYS = {"visible": "rows on offer", "payment": "combos (a coin on each co
                "columns": "banner columns, each a list of the tags its banners carry"}
 PLACEMENT_KEYS = {"symbol": "regions with this symbol", "terrain": "regions of this terrain",
                   "race": "a neutral race's tokens", "marker": "a marker", "count": "how many per region",
+                  "pool": "markers drawn from this hidden pool, one per region (or `count`)",
+                  "face_down": "the markers drawn from `pool` lie face down until revealed (`reveal`)",
                   "regions": "how many of the matching regions, chosen at random (a number or `players + N`)",
                   "apart": "the chosen regions never border each other",
                   "displace": "a race placed there sends the tokens already there back to their tray"}
@@ -246,14 +248,18 @@ def read_manifest(folder: Path, diags: list[Diagnostic], sources: dict[str, str]
             f = rd.mapping(node, "a placement")
             rd.unknown_keys(f, PLACEMENT_KEYS, "a placement")
             kind = "symbol" if "symbol" in f else "terrain" if "terrain" in f else None
-            what = "race" if "race" in f else "marker" if "marker" in f else None
+            what = "race" if "race" in f else "marker" if "marker" in f else "pool" if "pool" in f else None
             if kind is None or what is None:
-                rd.error(node, "SW230", "a placement needs `symbol:` or `terrain:`, and `race:` or `marker:`")
+                rd.error(node, "SW230", "a placement needs `symbol:` or `terrain:`, and `race:`, `marker:` or `pool:`")
                 continue
+            face_down = bool(rd.boolean(f["face_down"][1], "face_down")) if "face_down" in f else False
+            if face_down and what != "pool":
+                rd.error(f["face_down"][1], "SW246", "only markers drawn from a hidden pool lie face down",
+                         "draw them: `{symbol: treasure, pool: treasures, face_down: true}`")
             count = rd.integer(f["count"][1], "count", 1, MAX_PER_REGION) if "count" in f else 1
             pick = _pick(rd, f["regions"][1]) if "regions" in f else None
             pl = Placement(kind, rd.text(f[kind][1], kind) or "", **{what: rd.text(f[what][1], what) or ""},
-                           count=count or 1, pick=pick,
+                           count=count or 1, pick=pick, face_down=face_down,
                            apart=bool(rd.boolean(f["apart"][1], "apart")) if "apart" in f else False,
                            displace=bool(rd.boolean(f["displace"][1], "displace")) if "displace" in f else False)
             m.placements.append((pl, node))
@@ -481,6 +487,7 @@ def _setups(manifests: list[Manifest], ranked: list[Manifest], names: PackNames,
     bank = next((m.coins for m in ranked if m.coins), 1000)
     placements: list[Placement] = []
     pools: dict[str, tuple[str, ...]] = {}
+    known_pools = {name for m in manifests for name in m.pools}
     for m in manifests:
         rd = Reader(str(m.path / "pack.yaml"), diags)
         for pl, node in m.placements:
@@ -493,6 +500,9 @@ def _setups(manifests: list[Manifest], ranked: list[Manifest], names: PackNames,
             elif pl.marker and pl.marker not in names.markers:
                 rd.error(node, "SW232", f"placement of unknown marker '{pl.marker}'",
                          did_you_mean(pl.marker, names.markers))
+            elif pl.pool and pl.pool not in known_pools:
+                rd.error(node, "SW245", f"placement draws from unknown pool '{pl.pool}'",
+                         did_you_mean(pl.pool, known_pools) or "pools are declared in pack.yaml under `pools:`")
             elif pl.marker and pl.count > limits.get(pl.marker, pl.count):
                 rd.error(node, "SW242", f"{pl.count} {pl.marker} per region, and the box holds "
                          f"{limits[pl.marker]}", "lower `count`, or raise the marker's `limit`")

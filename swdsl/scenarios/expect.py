@@ -33,7 +33,7 @@ def check(path: Path, name: str, game: Game, exp: Mapping, at: Span) -> list[Fai
             continue
         inst = game.occupant[r]
         got = {"race": inst.race.name if inst else None, "tokens": game.tokens[r],
-               "markers": sorted(n for n, _ in game.markers[r]),
+               "markers": sorted(n for n, *_ in game.markers[r]), "face_down": sorted(game.face_down.get(r, [])),
                "player": (inst.player + 1) if inst and inst.player is not None else None,
                "declined": bool(inst and inst.declined)}
         if want == "empty":
@@ -41,7 +41,9 @@ def check(path: Path, name: str, game: Game, exp: Mapping, at: Span) -> list[Fai
                 fail("regions", f"region {rid}: expected empty, got {got['tokens']} {got['race']}")
             continue
         for key, value in (want or {}).items():
-            if key == "markers":
+            if key == "face_down" and isinstance(value, int):  # how many, whichever they are
+                got = {**got, key: len(got[key])}
+            elif key in ("markers", "face_down"):
                 value = sorted(value)
             if key not in got:
                 fail("regions", f"region {rid}: unknown field '{key}' (known: {', '.join(got)})")
@@ -150,12 +152,25 @@ def check(path: Path, name: str, game: Game, exp: Mapping, at: Span) -> list[Fai
         if not 1 <= seat <= len(game.players):
             fail("players", f"no player {key}")
             continue
-        got = {"markers": sorted(n for n, _ in game.players[seat - 1].markers)}
+        p = game.players[seat - 1]
+        got = {"markers": sorted(n for n, _ in p.markers), **{f"var {k}": v for k, v in p.vars.items()}}
         for key, value in (want or {}).items():
-            if key not in got:
-                fail("players", f"player {seat}: unknown field '{key}' (known: {', '.join(got)})")
-            elif got[key] != sorted(value):
-                fail("players", f"player {seat}: expected {key} {sorted(value)!r}, got {got[key]!r}")
+            value = sorted(value) if key == "markers" else value
+            if key == "markers" or key in got:
+                if got[key] != value:
+                    fail("players", f"player {seat}: expected {key} {value!r}, got {got[key]!r}")
+            elif str(key).startswith("var ") and str(key)[4:] in game.ruleset.shared_vars:
+                initial = game.ruleset.shared_vars[str(key)[4:]].initial
+                if initial != value:
+                    fail("players", f"player {seat}: expected {key} {value!r}, got {initial!r}")
+            else:
+                fail("players", f"player {seat}: unknown field '{key}' (known: markers, var NAME)")
+    for name, want in (exp.get("vars") or {}).items():
+        known = {**{v.name: v.initial for v in game.ruleset.shared_vars.values() if v.owner == "game"}, **game.vars}
+        if name not in known:
+            fail("vars", f"no game variable '{name}'" + (f" (known: {', '.join(sorted(known))})" if known else ""))
+        elif known[name] != want:
+            fail("vars", f"game variable {name}: expected {want!r}, got {known[name]!r}")
     if "winner" in exp:
         if winner(game) + 1 != int(exp["winner"]):
             fail("winner", f"winner: expected player {exp['winner']}, got player {winner(game) + 1}")

@@ -103,11 +103,12 @@ def build(path: Path, given: Mapping, ruleset: Ruleset, at: Span) -> Game:
             pos.race(spec["race"], spec.get("player", 1) - 1, spec.get("power"),
                      declined=bool(spec.get("declined", False)), regions=regions, hand=spec.get("hand", 0),
                      turns=spec.get("turns", 2), variables=dict(spec.get("vars") or {}))
-        markers = given.get("markers") or Mapping()
-        for rid, names in markers.items():
-            where = markers.key_spans[rid]
-            for n in names if isinstance(names, list) else [names]:
-                pos.marker(region(game, rid, where), n)
+        for key, put in (("markers", pos.marker), ("face_down", pos.face_down)):
+            markers = given.get(key) or Mapping()
+            for rid, names in markers.items():
+                where = markers.key_spans[rid]
+                for n in names if isinstance(names, list) else [names]:
+                    put(region(game, rid, where), n)
         where = at
         game = pos.start(given.get("current", 1) - 1, given.get("round", 1), given.get("phase", "conquer"))
     except PositionError as err:

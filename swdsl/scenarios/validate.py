@@ -23,12 +23,12 @@ from swdsl.scenarios.document import Mapping, Sequence, span_in
 
 SCENARIO_KEYS = {"name", "rule", "given", "do", "expect"}
 GIVEN_KEYS = {"players", "map", "boards", "empty_board", "coins", "current", "round", "races", "markers", "dice",
-              "draws", "market", "market_coins", "pile", "phase"}
+              "draws", "market", "market_coins", "pile", "phase", "face_down"}
 EXPECT_KEYS = {"coins", "regions", "hand", "races", "cost", "legal", "illegal", "phase", "round", "current",
-               "tray", "winner", "market", "market_coins", "stack_bottom", "pools", "hidden", "players", "columns",
-               "powers", "team_winner", "team_scores"}
+               "tray", "winner", "market", "market_coins", "stack_bottom", "pools", "hidden", "players", "vars",
+               "columns", "powers", "team_winner", "team_scores"}
 RACE_KEYS = {"player", "race", "power", "declined", "hand", "regions", "turns", "vars"}
-REGION_FIELDS = {"race", "tokens", "markers", "player", "declined"}
+REGION_FIELDS = {"race", "tokens", "markers", "player", "declined", "face_down"}
 RACE_FIELDS = {"hand", "declined", "regions", "power", "reserve", "pending"}  # and "var NAME"
 PHASES = ("conquer", "redeploy")
 EXPECTED_PHASES = ("start", "pick", "conquer", "redeploy", "defend", "scoring", "after", "choose", "over")
@@ -164,14 +164,15 @@ class Validator:
         self.draws(given, at, players)
         self.market(given, at)
         self.races(given, at, players, regions)
-        markers = given.get("markers") or Mapping()
-        if self.shape(markers, dict, given.span("markers", at), "`markers`"):
-            for rid, names in markers.items():
-                span = markers.key_spans[rid]
-                self.region(rid, span, regions)
-                for name in names if isinstance(names, list) else [names]:
-                    if name not in rs.markers:
-                        self.unknown(span, "marker", name, rs.markers)
+        for key in ("markers", "face_down"):
+            markers = given.get(key) or Mapping()
+            if self.shape(markers, dict, given.span(key, at), f"`{key}`"):
+                for rid, names in markers.items():
+                    span = markers.key_spans[rid]
+                    self.region(rid, span, regions)
+                    for name in names if isinstance(names, list) else [names]:
+                        if name not in rs.markers:
+                            self.unknown(span, "marker", name, rs.markers)
         return players, regions
 
     def coins(self, m: Mapping, at: Span, players: int) -> None:
@@ -366,7 +367,10 @@ class Validator:
                 if not (str(seat).isdigit() and 1 <= int(seat) <= players):
                     self.error(span, "SW406", f"no player {seat}", f"players are numbered 1 to {players}")
                 elif self.shape(want, dict, span, f"player {seat}"):
-                    self.keys(want, {"markers"}, f"player {seat}")
+                    for key in want:
+                        if key != "markers" and not str(key).startswith("var "):
+                            self.error(want.key_spans[key], "SW404", f"unknown key '{key}' in player {seat}",
+                                       "known: markers, var NAME")
                     for name in want.get("markers") or []:
                         if name not in self.rs.markers:
                             self.unknown(span, "marker", name, self.rs.markers)

@@ -7,6 +7,7 @@ from swdsl.bots import RandomBot, play
 from swdsl.engine.invariants import violations
 from swdsl.engine.replay import checksum, record, replay
 from swdsl.engine.setup import new_game
+from swdsl.packs.loader import load_ruleset
 
 
 def _play_checked(ruleset, players, seed):
@@ -32,11 +33,18 @@ def test_random_games_keep_invariants(classic, players):
 
 
 @pytest.mark.slow
-def test_two_thousand_random_games_keep_invariants(classic):
-    for i in range(2000):
-        players = 2 + i % 4
-        _, problems = _play_checked(classic, players, 10_000 + i)
-        assert not problems, f"game {i}: {problems[:3]}"
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("pack", ["classic", "underground", "warcraft"])
+def test_two_thousand_random_games_of_each_edition_keep_invariants(pack, players):
+    """Issues #9 and #10: 2,000 random games per edition across 2-5 players (500 each), every
+    invariant after every action, every game ending; a sample replays exactly."""
+    ruleset = load_ruleset([pack])
+    for i in range(500):
+        game, problems = _play_checked(ruleset, players, 10_000 + i)
+        assert not problems, f"{pack}, {players} players, seed {10_000 + i}: {problems[:3]}"
+        assert game.over
+        if i % 100 == 0:
+            assert checksum(replay(ruleset, record(game, [pack]))) == checksum(game)
 
 
 def test_every_race_and_power_gets_played(classic):

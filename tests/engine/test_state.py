@@ -60,7 +60,12 @@ def _fields(game):
         "tokens": lambda: game.tokens.__setitem__(0, game.tokens[0] + 1),
         "occupant": lambda: game.occupant.__setitem__(0, None if game.occupant[0] else inst),
         "races": lambda: game.races.pop(inst.id),
-        "markers": lambda: game.markers[0].append(("x", None)),
+        "markers": lambda: game.markers[0].append(("x", None, 0)),
+        "strength": lambda: game.markers[0].append(("x", None, 1)),
+        "face down": lambda: game.face_down.setdefault(0, []).append("x"),
+        "player vars": lambda: game.players[0].vars.__setitem__("v", 1),
+        "player active": lambda: setattr(game.players[0], "active", None if game.players[0].active else inst),
+        "player declined": lambda: game.players[0].declined.append(inst),
         "race hand": lambda: setattr(inst, "hand", inst.hand + 1),
         "race reserve": lambda: setattr(inst, "reserve", inst.reserve + 1),
         "race pending": lambda: setattr(inst, "pending", inst.pending + 1),
@@ -75,6 +80,7 @@ def _fields(game):
         "discards": lambda: game.market.discard.append("x"),
         "tray": lambda: game.tray.__setitem__(inst.race.name, game.tray[inst.race.name] + 1),
         "pools": lambda: game.pools.__setitem__("x", 1),
+        "destroyed": lambda: game.destroyed.__setitem__(inst.race.name, 1),
         "hidden": lambda: game.hidden.__setitem__("x", ["y"]),
         "uses": lambda: game.uses.__setitem__((1, "x"), 1),
         "bound powers": lambda: game.bound_powers.__setitem__(0, ["x"]),
@@ -98,7 +104,7 @@ def _fields(game):
         "gathered": lambda: t.gathered.add(0),
         "placed": lambda: t.placed.add(0),
         "readied": lambda: t.readied.__setitem__(0, 1),
-        "returning": lambda: t.returning.append(("x", 1)),
+        "returning": lambda: t.returning.append(("x", 1, 0)),
         "depth": lambda: setattr(t, "depth", t.depth + 1),
         "decisions": lambda: t.decisions.append(Decision(_any_trigger(game), inst, {"target": 0})),
         "resume": lambda: setattr(t, "resume", "queue"),
@@ -122,10 +128,12 @@ def test_the_checksum_covers_every_field_of_the_state(classic):
 # every field of the state, and the change above that shows the checksum sees it
 COVERED = {
     "Game": {"round": "round", "current": "current", "bank": "bank", "next_id": "next_id", "players": "coins",
-             "market": "market", "tray": "tray", "pools": "pools", "hidden": "hidden", "occupant": "occupant",
-             "tokens": "tokens", "markers": "markers", "races": "races", "neutrals": "races", "uses": "uses",
-             "bound_powers": "bound powers", "worn": "worn", "vars": "game vars", "script": "script", "rng": "rng",
-             "turn": "phase", "won_by": "won by"},
+             "market": "market", "tray": "tray", "destroyed": "destroyed", "pools": "pools", "hidden": "hidden",
+             "occupant": "occupant", "tokens": "tokens", "markers": "markers", "races": "races", "neutrals": "races",
+             "uses": "uses", "bound_powers": "bound powers", "worn": "worn", "vars": "game vars",
+             "face_down": "face down", "script": "script", "rng": "rng", "turn": "phase", "won_by": "won by"},
+    "Player": {"coins": "coins", "active": "player active", "declined": "player declined",
+               "markers": "player markers", "vars": "player vars"},
     "TurnState": {"phase": "phase", "actor": "actor", "acting": "acting", "queue": "queue", "log": "log",
                   "gone": "gone", "uses": "turn uses", "die": "die", "conquered": "conquered",
                   "abandoned": "abandoned", "picked": "picked", "declined": "declined", "gathered": "gathered",
@@ -136,7 +144,7 @@ COVERED = {
                  "troops": "race troops", "turn_tags": "race tags", "regions": "occupant"},
 }
 # what is not state: the game's definition (shared or replayed from), identity, and derived caches
-NOT_STATE = {"Game": {"ruleset", "setup", "board", "seed", "actions", "ledger", "cause"},
+NOT_STATE = {"Game": {"ruleset", "setup", "board", "seed", "actions", "ledger", "cause"}, "Player": {"seat"},
              "TurnState": set(),
              "RaceInst": {"id", "race", "power", "player", "mods", "triggers", "abilities", "fold_cache"}}
 
@@ -144,9 +152,9 @@ NOT_STATE = {"Game": {"ruleset", "setup", "board", "seed", "actions", "ledger", 
 def test_every_field_of_the_state_is_covered_by_a_change():
     import attrs
 
-    from swdsl.engine.state import Game, RaceInst, TurnState
+    from swdsl.engine.state import Game, Player, RaceInst, TurnState
 
-    for cls in (Game, TurnState, RaceInst):
+    for cls in (Game, TurnState, RaceInst, Player):
         fields = {f.name for f in attrs.fields(cls)}
         assert fields == set(COVERED[cls.__name__]) | NOT_STATE[cls.__name__], cls.__name__
 

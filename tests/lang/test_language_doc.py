@@ -52,3 +52,24 @@ def test_tutorial_typo_gives_the_documented_diagnostic(tmp_path):
     assert r.exit_code == 1
     assert "frogs.sw:6:10: SW101 unknown stat 'conquest.cots'" in r.output
     assert "hint: did you mean 'conquest.cost'?" in r.output
+
+
+def test_how_do_i_examples_check(tmp_path):
+    """The examples of "How do I …" are valid rules, all together in one pack."""
+    text = DOC.read_text()
+    start = text.index("## How do I …")
+    section = text[start: text.index("\n## ", start + 1)]
+    blocks = re.findall(r"```sw\n(.*?)```", section, re.S)
+    assert len(blocks) >= 10
+    pack = tmp_path / "examples"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("name: examples\nrequires: [classic]\nsymbols: [ruin]\n"
+                                    "pools:\n  ruins: [golden_idol]\n")
+    (pack / "idol.sw").write_text("relic golden_idol {\n  tags idol\n}\n")
+    (pack / "shrine.sw").write_text("marker shrine {\n  limit 3\n}\n")
+    for i, block in enumerate(blocks):
+        if not re.match(r"\s*(#.*\n\s*)*(race|power|relic|place|marker|rule)\b", block):  # lines of a race
+            block = f"race Example{i} {{\n  banner 5\n  supply 10\n{block}}}\n"
+        (pack / f"example{i}.sw").write_text(block)
+    r = CliRunner().invoke(main, ["check", str(pack)])
+    assert r.exit_code == 0 and "0 error(s)" in r.output, r.output

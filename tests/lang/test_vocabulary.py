@@ -24,6 +24,15 @@ def test_every_function_and_region_set_of_the_grammar_has_an_entry():
     assert _words("SET_QUAL") | {"all"} == set(V.SETS)
 
 
+def test_every_expression_form_of_the_grammar_has_exactly_one_entry():
+    core = {"int_", "ref", "region_set", "all_regions", "regions_of", "count", "attr", "call", None}
+    forms = {r.alias for r in lark_parser().rules if r.origin.name == "primary"} - core
+    assert forms == set(V.FORMS)
+    for f in V.FORMS.values():
+        assert all(p.kind in EXPRESSION_KINDS or p.kind in WORD_KINDS for p in f.params), f.name
+        assert not f.per_element or f.per_element in [p.name for p in f.params], f.name
+
+
 def test_every_modifier_operation_has_an_entry():
     ops = {r.alias.removeprefix("mod_").replace("_", " ") for r in lark_parser().rules if r.origin.name == "mod_op"}
     assert ops == set(V.MODIFIER_OPS)
@@ -52,3 +61,5 @@ def test_every_entry_appears_in_the_reference():
         assert f"| `was {name}` | {subject} |" in text, (subject, name)
     for s in V.SETS.values():
         assert f"`{s.syntax}`" in text, s.qual
+    for f in V.FORMS.values():
+        assert f"`{f.syntax}`" in text, f.name
