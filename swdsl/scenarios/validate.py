@@ -23,7 +23,7 @@ from swdsl.scenarios.document import Mapping, Sequence, span_in
 
 SCENARIO_KEYS = {"name", "rule", "given", "do", "expect"}
 GIVEN_KEYS = {"players", "map", "boards", "empty_board", "coins", "current", "round", "races", "markers", "dice",
-              "draws", "market", "market_coins", "pile", "phase", "face_down"}
+              "draws", "market", "market_coins", "pile", "columns", "phase", "face_down"}
 EXPECT_KEYS = {"coins", "regions", "hand", "races", "cost", "legal", "illegal", "phase", "round", "current",
                "tray", "winner", "market", "market_coins", "stack_bottom", "pools", "hidden", "players", "vars",
                "columns", "powers", "team_winner", "team_scores"}
@@ -213,6 +213,17 @@ class Validator:
                 self.unknown(span, "power", combo[1], self.rs.powers)
         for i, c in enumerate(given.get("market_coins") or []):
             self.count(c, span_in(given["market_coins"], i, at), "market coins")
+        columns = given.get("columns") or Mapping()
+        if self.shape(columns, dict, given.span("columns", at), "`columns`"):
+            tags = {t for c in self.rs.market.columns for t in c}
+            for tag, names in columns.items():
+                span = columns.key_spans.get(tag, at)
+                if tag not in tags:
+                    self.unknown(span, "market column tag", tag, tags)
+                elif self.shape(names, list, span, f"column {tag}"):
+                    for name in names:
+                        if name not in self.rs.races:
+                            self.unknown(span, "race", name, self.rs.banners)
         pile = given.get("pile") or []
         if self.shape(pile, list, given.span("pile", at), "`pile`"):
             for i, power in enumerate(pile):

@@ -181,3 +181,19 @@ def test_a_wrong_team_expectation_shows_every_team_standing(tmp_path, bfa):
     standings = "alliance 30 (best player 30, 0 tokens on the map); horde 20 (best player 20, 3 tokens on the map)"
     assert fails == [f"team_winner: expected horde, got alliance ({standings})",
                      f"score of team horde: expected 21, got 20 ({standings})"]
+
+
+def test_simulate_reports_wins_per_team():
+    """Issue #10: `swdsl simulate` on the team variant reports wins per team as well as per seat."""
+    import json
+
+    from click.testing import CliRunner
+
+    from swdsl.cli import main
+
+    r = CliRunner().invoke(main, ["simulate", "--pack", "bfa", "--players", "4", "--games", "6", "--format", "json"])
+    out = json.loads(r.output)
+    assert set(out["team_wins"]) <= {"alliance", "horde"}
+    assert sum(out["team_wins"].values()) == out["finished"] == 6
+    text = CliRunner().invoke(main, ["simulate", "--pack", "bfa", "--players", "4", "--games", "6"]).output
+    assert "  teams: " in text
