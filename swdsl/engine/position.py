@@ -136,6 +136,20 @@ class Position:
         g.market.powers[:0] = [power for _, power in combos]
         self.shown |= {name for combo in combos for name in combo}
 
+    def column(self, tag: str, banners: list[str]) -> None:
+        """The market column carrying `tag` starts with these banners, in order (the rest as shuffled)."""
+        g, rs = self.game, self.game.ruleset
+        index = next((i for i, tags in enumerate(rs.market.columns) if tag in tags), None)
+        if index is None:
+            raise PositionError(f"no market column carries the tag '{tag}'")
+        column = g.market.columns[index]
+        for name in banners:
+            if name not in column:
+                raise PositionError(f"race '{name}' is not in the {tag} column (or already on the table)")
+            column.remove(name)
+        column[:0] = banners
+        self.shown |= set(banners)
+
     def pile(self, powers: list[str]) -> None:
         """The powers on top of the face-down pile, in order (under the visible ones)."""
         g = self.game

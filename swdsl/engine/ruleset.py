@@ -74,7 +74,8 @@ class Layout:
 @attrs.frozen
 class Setup:
     """How a game for `players` starts: a fixed `board`, or a `layout` of
-    modular boards drawn at the start of each game."""
+    modular boards drawn at the start of each game; with `teams`, the players
+    form sides and a side wins (outcome.py `team_winners`)."""
 
     players: int
     board: Board | None
@@ -84,6 +85,7 @@ class Setup:
     pools: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
     seats: tuple[tuple[str, ...], ...] = ()  # per seat: the column tags it may pick from (none: any)
     layout: Layout | None = None
+    teams: tuple[str, ...] = ()  # per seat: its team (none: every player for themself)
 
     def new_board(self, rng) -> Board:
         if self.layout is not None:
@@ -114,6 +116,7 @@ class Ruleset:
     die: tuple[int, ...] = (0, 0, 0, 1, 2, 3)
     bank: int = 1000
     budgets: Budgets = Budgets()
+    team_score: str = "sum"  # how a team's score comes from its players' coins: lowest, sum or highest
     terrains: frozenset[str] = frozenset()
     symbols: frozenset[str] = frozenset()
     rule_mods: dict[str, tuple[Modifier, ...]] = attrs.field(factory=dict)
