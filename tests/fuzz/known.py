@@ -9,7 +9,9 @@ fails too. When the engine fixes a bug, its case turns red (strict xfail): set
 
 An entry matches on the failure's text (`kind: message @ where`) and, for the
 semantic fuzzer, optionally on the generated pack: its files' text and the
-loader's warning codes.
+loader's warning codes. Several entries may share a signature (one exception in
+one function, met through different keys of a file, each key its own case): such
+a failure is known while one of their cases is open.
 """
 
 from __future__ import annotations
@@ -37,6 +39,9 @@ class Known:
     def status(self) -> str:
         return _status(self.case)
 
+
+EXPECT = r".* @ scenarios/expect\.py"  # where a scenario's expectations are compared
+NOT_ITERABLE = r"TypeError: 'NoneType' object is not iterable"
 
 SEMANTIC = [
     Known("an-ability-per-owner-choosing-a-power-first-crashes-legal-actions",
@@ -70,6 +75,10 @@ MUTATION = [
     Known("new-with-a-nul-byte-in-the-name", r"^cli: swdsl new .* raised ValueError: embedded null byte"),
     Known("new-into-a-symlink-loop", r"^cli: swdsl new .* raised RuntimeError: Symlink loop"),
     Known("reference-with-a-nul-byte-in-the-file-name", r"^cli: swdsl reference .* raised ValueError: embedded null byte"),
+    Known("balance-out-to-a-file-name-that-is-not-utf-8",
+          r"^cli: swdsl balance .*--out \S*\\udcff.* raised UnicodeEncodeError.* @ lab/commands\.py:balance"),
+    Known("check-of-a-file-whose-name-is-not-utf-8",  # (the file exists: a command before wrote it)
+          r"^cli: swdsl check .*\\udcff.* raised UnicodeEncodeError.* @ cli\.py:check"),
     Known("an-undecodable-byte-in-a-path-argument", r"^cli: swdsl \w+ .*\\udcff.* raised UnicodeEncodeError"),
     Known("a-nul-byte-in-a-replay-path", r"^cli: swdsl replay \S*\\x00.* raised ValueError: embedded null byte"),
     Known("replay-of-a-deeply-nested-saved-game", r"^cli: swdsl replay .* raised RecursionError"),
@@ -79,6 +88,9 @@ MUTATION = [
     Known("replay-of-a-saved-game-with-a-lone-surrogate-pack-name",
           r"^cli: swdsl replay .* raised UnicodeEncodeError: .*surrogates not allowed"),
     Known("a-nul-byte-in-a-simulate-pack", r"^cli: swdsl simulate .*--pack \S*\\x00.* raised ValueError: embedded null byte"),
+    Known("a-nul-byte-in-a-balance-pack",
+          r"^cli: swdsl balance .*--(pack|compare) \S*\\x00.* raised ValueError: embedded null byte"),
+    Known("balance-out-with-a-nul-byte", r"^cli: swdsl balance .*--out \S*\\x00.* raised ValueError: embedded null byte"),
     Known("a-nul-byte-in-the-save-dir", r"^cli: swdsl simulate .*--save-dir \S*\\x00.* raised ValueError: embedded null byte"),
     Known("a-nul-byte-in-a-pack-given-to-test", r"^cli: swdsl test .*\\x00.* raised ValueError: embedded null byte"),
     Known("a-nul-byte-in-a-pack-given-to-info", r"^cli: swdsl info .*\\x00.* raised ValueError: embedded null byte"),
@@ -87,19 +99,35 @@ MUTATION = [
     Known("a-seed-too-long-for-a-save-file-name", r"^cli: swdsl simulate .* raised OSError: \[Errno 36\] File name too long"),
     Known("a-save-dir-below-a-file", r"^cli: swdsl simulate .* raised (NotADirectoryError|FileExistsError|FileNotFoundError)"),
     Known("a-read-only-save-dir", r"^cli: swdsl simulate .* raised PermissionError"),
+    # the scenario checker lets values of the wrong kind through, and expect.py or validate.py trips on
+    # them: one case per expectation (or given) key, several of them sharing a signature
+    *(Known(f"scenario-expecting-null-{key}-crashes-test", rf"^cli: swdsl (test|check) .* raised {NOT_ITERABLE}{EXPECT}")
+      for key in ("coins", "powers", "stack-bottom")),
+    Known("scenario-expecting-null-market-crashes-test",
+          r"^cli: swdsl (test|check) .* raised TypeError: object of type 'NoneType' has no len\(\)" + EXPECT),
     Known("scenario-checkpoint-expecting-a-null-hand-crashes-test",
-          r"^cli: swdsl (test|check) .* raised TypeError: int\(\) argument .*NoneType.* @ scenarios/expect\.py"),
+          r"^cli: swdsl (test|check) .* raised TypeError: int\(\) argument .*NoneType" + EXPECT),
     Known("scenario-expecting-a-hand-that-is-a-list-crashes-test",
-          r"^cli: swdsl (test|check) .* raised TypeError: int\(\) argument .*'(Sequence|Mapping|list|dict)'.*"
-          r" @ scenarios/expect\.py"),
-    Known("scenario-expecting-an-illegal-reason-that-is-a-number-crashes-test",
-          r"^cli: swdsl (test|check) .* raised AttributeError: '\w+' object has no attribute 'lower' @ scenarios/expect\.py"),
+          r"^cli: swdsl (test|check) .* raised TypeError: int\(\) argument .*'(Sequence|Mapping|list|dict)'" + EXPECT),
     Known("scenario-expecting-a-blank-hand-crashes-test",
-          r"^cli: swdsl (test|check) .* raised ValueError: invalid literal for int\(\).* @ scenarios/expect\.py"),
-    Known("scenario-expecting-a-race-entry-that-is-not-a-mapping-crashes-test",
-          r"^cli: swdsl (test|check) .* raised AttributeError: '\w+' object has no attribute 'items' @ scenarios/expect\.py"),
-    Known("scenario-giving-a-race-name-that-is-a-mapping-crashes-test",
-          r"^cli: swdsl test .* raised TypeError: unhashable type.* @ scenarios/validate\.py"),
+          r"^cli: swdsl (test|check) .* raised ValueError: invalid literal for int\(\)" + EXPECT),
+    Known("scenario-expecting-market-coins-as-a-word-crashes-test",
+          r"^cli: swdsl (test|check) .* raised ValueError: invalid literal for int\(\)" + EXPECT),
+    Known("scenario-expecting-a-winner-that-is-not-a-player-number-crashes-test",
+          r"^cli: swdsl (test|check) .* raised (ValueError: invalid literal for int\(\)|TypeError: int\(\) argument)"
+          + EXPECT),
+    Known("scenario-expecting-an-illegal-reason-that-is-a-number-crashes-test",
+          r"^cli: swdsl (test|check) .* raised AttributeError: '\w+' object has no attribute 'lower'" + EXPECT),
+    *(Known(case, r"^cli: swdsl (test|check) .* raised AttributeError: '\w+' object has no attribute 'items'" + EXPECT)
+      for case in ("scenario-expecting-a-race-entry-that-is-not-a-mapping-crashes-test",
+                   "scenario-expecting-hidden-that-is-not-a-mapping-crashes-test")),
+    *(Known(case, rf"^cli: swdsl test .* raised TypeError: unhashable type.* @ scenarios/validate\.py:{where}$")
+      for case, where in (("scenario-giving-a-race-name-that-is-a-mapping-crashes-test", "races"),
+                          ("scenario-giving-a-power-that-is-a-mapping-crashes-test", "races"),
+                          ("scenario-giving-a-marker-that-is-a-mapping-crashes-test", "given"),
+                          ("scenario-giving-a-market-entry-that-is-a-mapping-crashes-test", "market"),
+                          ("scenario-giving-a-column-banner-that-is-a-mapping-crashes-test", "market"),
+                          ("scenario-expecting-a-column-banner-or-a-power-that-is-a-mapping-crashes-test", "columns"))),
     Known("check-of-a-scenario-giving-a-race-name-that-is-a-mapping-crashes",
           r"^cli: swdsl check .* raised TypeError: unhashable type.* @ scenarios/validate\.py"),
     Known("a-symlink-loop-as-a-pack-path", r"^cli: swdsl \w+ .* raised RuntimeError: Symlink loop"),
@@ -112,8 +140,10 @@ def _status(case: str) -> str:
 
 
 def classify(text: str, entries: list[Known], pack_text: str = "", warnings: tuple[str, ...] = ()) -> Known | None:
-    """The entry that records this failure, if any."""
-    return next((k for k in entries if k.matches(text, pack_text, warnings)), None)
+    """The entry that records this failure, if any: of several entries with the same signature
+    (one exception in one function, for different keys of a file), one whose case is open."""
+    found = [k for k in entries if k.matches(text, pack_text, warnings)]
+    return next((k for k in found if k.status == "open"), found[0] if found else None)
 
 
 def every_case_exists() -> list[str]:

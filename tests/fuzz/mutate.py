@@ -55,7 +55,8 @@ BYTE_TRAPS = [b"\xff", b"\xfe\xff", b"\xc3", b"\xc3\x28", b"\xed\xa0\x80", b"\xf
 AWKWARD = [0x00, 0xFF, 0x80, 0xC3, 0x0A, 0x0D, 0x09, 0x22, 0x27, 0x3A, 0x7B, 0x7D, 0x5B, 0x5D, 0x26, 0x2A, 0x21,
            0x23, 0x2D, 0x20, 0x7C, 0x3E, 0x25, 0x40, 0x60, 0x1B]
 KEYS = ["bogus", "name", "map", "rounds", "coins", "regions", "given", "do", "expect", "count", "", "0", "1", "-1",
-        "players", "races", "terrain", "scenarios", "packs", "actions", "seed", "x" * 300, "\x00", "\ud800"]
+        "players", "races", "terrain", "scenarios", "packs", "actions", "seed", "columns", "powers", "teams",
+        "team_score", "team_winner", "team_scores", "x" * 300, "\x00", "\ud800"]
 RULE_TRAPS = ["{", "}", "(", ")", "(" * 30, "not " * 200, "9" * 5000, "-" + "9" * 300, '"' + "z" * 5000 + '"',
               "\x1b[2J", "[bold]x[/bold]", "race", "on turn.end: ", "modify conquest.cost by ", "ability a {",
               "if true: " * 12, " where ", "\u00e9", "\u202e", "\x0c", "\r", "# " + "c" * 3000]
@@ -310,6 +311,8 @@ def cli_arguments(rng: random.Random, tmp: Path, files: dict[str, str]) -> list[
 SEED_RACES = ["Ants", "Bees", "Crows"]
 SEED_POWERS = ["Rich", "Stout", "Seeker"]
 SEED_REGIONS = [str(r) for r in range(1, 8)]
+SEED_COLUMNS = ["crawlers", "flyers"]  # the tags of its market columns
+SEED_TEAMS = ["red", "blue"]  # the teams of its 4-player setup
 
 
 def random_scenarios(rng: random.Random) -> bytes:
@@ -319,7 +322,7 @@ def random_scenarios(rng: random.Random) -> bytes:
     malformed scenario) or an action the engine accepts that breaks an invariant."""
     out = []
     for k in range(rng.randint(1, 3)):
-        players = rng.choice([2, 2, 3])
+        players = rng.choice([2, 2, 3, 4])  # 4: the setup with teams
         free = SEED_REGIONS[:]
         rng.shuffle(free)
         races = []
@@ -348,6 +351,8 @@ def random_scenarios(rng: random.Random) -> bytes:
             given["market"] = [[r, p] for r, p in zip(rng.sample(SEED_RACES, 2), rng.sample(SEED_POWERS, 2))]
         if rng.random() < 0.2:
             given["market_coins"] = [rng.randint(0, 2) for _ in range(2)]
+        if rng.random() < 0.2:
+            given["columns"] = {rng.choice(SEED_COLUMNS): rng.sample(SEED_RACES, rng.randint(1, 2))}
         given["current"] = rng.randint(1, players)
         given["round"] = rng.randint(1, 3)
         if rng.random() < 0.3:
@@ -365,7 +370,11 @@ def random_scenarios(rng: random.Random) -> bytes:
                              {"legal": [f"conquer {rng.choice(SEED_REGIONS)}"]},
                              {"cost": {rng.choice(SEED_REGIONS): rng.randint(1, 6)}},
                              {"tray": {rng.choice(SEED_RACES): rng.randint(0, 12)}},
-                             {"pools": {"rock": rng.randint(0, 6)}}, {"phase": "redeploy"}])
+                             {"pools": {"rock": rng.randint(0, 6)}}, {"phase": "redeploy"},
+                             {"columns": {rng.choice(SEED_COLUMNS): rng.sample(SEED_RACES, rng.randint(0, 2))}},
+                             {"powers": rng.sample(SEED_POWERS, rng.randint(0, 3))},
+                             {"team_winner": rng.choice(SEED_TEAMS + [SEED_TEAMS])},
+                             {"team_scores": {rng.choice(SEED_TEAMS): rng.randint(0, 9)}}])
         sc = {"name": f"generated {k}", "rule": "tests/fuzz", "given": given, "do": steps}
         if expect:
             sc["expect"] = expect

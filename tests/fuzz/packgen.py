@@ -17,9 +17,16 @@ is parenthesised, so the text parses whatever nests. The grammar's own forms
 that no entry describes (`choose`, `may choose`, word options, `unlimited
 "why"`) are written here by hand and counted in the coverage test too.
 
-A pack is data (`Pack`): its manifest, map and declarations, each declaration
-a list of item lines; `Pack.write(folder)` writes the files and the shrinker in
-harness.py removes declarations and items while a failure persists.
+The pack around the rules says what pack.yaml can say (test_generator.py
+proves that every key the loader reads is written): a map, now and then modular
+boards drawn as islands, setups with seats and teams (and a team score), market
+columns, placements of neutral races, markers and hidden pools (face down),
+equivalences, budgets, and sometimes a pack inside it that it requires (the
+powers and the terrains come from there).
+
+A pack is data (`Pack`): its manifest, other YAML files and declarations, each
+declaration a list of item lines; `Pack.write(folder)` writes the files and the
+shrinker in harness.py removes declarations and items while a failure persists.
 """
 
 from __future__ import annotations
@@ -32,8 +39,10 @@ import attrs
 
 from swdsl.engine import vocabulary as V
 from swdsl.engine.entries import BLOCK, EXPRESSION_KINDS, FLAG
+from swdsl.engine.outcome import TEAM_SCORES
 from swdsl.lang.checker import COST_STATS, MAX_CHOICES
 from swdsl.lang.typer import ELEMENT as SET_ELEMENT  # a set type -> the type of its elements
+from swdsl.packs.loader import LANGUAGE_VERSION
 
 NUMBERS = [0, 1, 1, 2, 2, 3, 5, -1, -2, -10, 7, 100, 10**6, 10**9, 99999999999999999999]
 PLACEHOLDER = re.compile(r"\b[A-Z]+\b")  # a parameter in an entry's syntax: `gain N coins`, `sum(N for each NAME …`
@@ -612,6 +621,7 @@ class Decl:
     kind: str
     name: str
     items: list[str]
+    folder: str = ""  # the pack it is written in: "" this one, BASE the pack inside it that it requires
 
     def text(self) -> str:
         name = self.name if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", self.name) else f'"{self.name}"'
@@ -620,54 +630,82 @@ class Decl:
 
 @attrs.define
 class Pack:
-    """A generated pack: pack.yaml, a map and rules files (one per declaration kind)."""
+    """A generated pack: pack.yaml, maps and rules files (one per declaration kind), and
+    perhaps a pack inside it that it requires (BASE/: its own pack.yaml, map and rules)."""
 
     seed: int
     manifest: str
-    maps: dict[str, str]
+    data: dict[str, str]  # the other YAML files: maps, board faces, BASE/pack.yaml
     decls: list[Decl]
 
     def files(self) -> dict[str, str]:
-        out = {"pack.yaml": self.manifest, **self.maps}
-        for kind in ("rule", "race", "power", "marker", "relic", "place"):
-            text = "".join(d.text() for d in self.decls if d.kind == kind)
-            if text:
-                out[f"{kind}s.sw"] = text
+        out = {"pack.yaml": self.manifest, **self.data}
+        for folder in sorted({d.folder for d in self.decls}):
+            for kind in ("rule", "race", "power", "marker", "relic", "place"):
+                text = "".join(d.text() for d in self.decls if d.kind == kind and d.folder == folder)
+                if text:
+                    out[f"{folder}/{kind}s.sw" if folder else f"{kind}s.sw"] = text
         return out
 
     def write(self, folder: Path) -> Path:
-        folder.mkdir(parents=True, exist_ok=True)
         for name, text in self.files().items():
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
             (folder / name).write_text(text)
         return folder
 
 
 TERRAINS = ["forest", "hill", "swamp", "sea", "farmland", "mountain"]
+TEAMS = ["red", "blue", "green"]
+BASE = "base"  # the folder of the pack a generated pack may require
 ACTIONS = 1500  # every generated pack's budget of actions per game
 SYMBOLS = ["magic", "mine", "cavern", "camp"]
 
 
-def make_map(rng: random.Random, n: int, terrains: list[str], symbols: list[str]) -> str:
-    """A connected map of n regions: a random tree plus a few more borders."""
+def make_map(rng: random.Random, n: int, terrains: list[str], symbols: list[str], name: str = "fuzz",
+             first: int = 1) -> str:
+    """A connected map of n regions numbered from `first`: a random tree plus a few more borders."""
+    ids = range(first, first + n)
     borders = set()
-    for r in range(2, n + 1):
-        borders.add((rng.randint(1, r - 1), r))
+    for r in ids[1:]:
+        borders.add((rng.randint(first, r - 1), r))
     for _ in range(rng.randint(0, n)):
-        a, b = rng.sample(range(1, n + 1), 2)
+        a, b = rng.sample(ids, 2)
         if (b, a) not in borders:
             borders.add((a, b))
-    lines = ["name: fuzz", "regions:"]
-    for r in range(1, n + 1):
+    lines = [f"name: {name}", "regions:"]
+    for r in ids:
         sym = rng.sample(symbols, rng.randint(0, min(2, len(symbols))))
         parts = [f"terrain: {rng.choice(terrains)}"]
         if sym:
             parts.append(f"symbols: [{', '.join(sym)}]")
-        if r == 1 or rng.random() < 0.4:
+        if r == first or rng.random() < 0.4:
             parts.append("edge: true")
         lines.append(f"  {r}: {{{', '.join(parts)}}}")
     lines.append("borders:")
     lines += [f"  - [{a}, {b}]" for a, b in sorted(borders)]
     return "\n".join(lines) + "\n"
+
+
+def board_files(rng: random.Random, terrains: list[str], symbols: list[str]) -> tuple[dict[str, str], list[str], str]:
+    """The maps of a pack, the ways its setups may lay out the board (`map: map.yaml`, or now and
+    then modular boards drawn for each game as islands, `boards: {small: 1}`) and pack.yaml's
+    `boards:` listing the physical boards and their faces."""
+    maps = {"map.yaml": make_map(rng, rng.randint(4, 12), terrains, symbols)}
+    if rng.random() > 0.15:
+        return maps, ["map: map.yaml"], ""
+    boards: dict[str, list[list[str]]] = {}
+    for size in rng.sample(["large", "small"], rng.randint(1, 2)):
+        for _ in range(rng.randint(1, 2)):  # physical boards, each with one or two faces
+            faces = []
+            for _ in range(rng.randint(1, 2)):
+                face = len(maps)  # region ids differ across faces: face k numbers them from 100 k
+                maps[f"maps/face{face}.yaml"] = make_map(rng, rng.randint(3, 6), terrains, symbols, f"face{face}",
+                                                         100 * face)
+                faces.append(f"maps/face{face}.yaml")
+            boards.setdefault(size, []).append(faces)
+    drawn = ", ".join(f"{size}: {rng.randint(1, len(b))}" for size, b in boards.items())
+    listed = "".join(f"\n  {size}:" + "".join(f"\n    - [{', '.join(f)}]" for f in b) for size, b in boards.items())
+    return maps, ["map: map.yaml", f"boards: {{{drawn}}}"], f"boards:{listed}"
 
 
 def prop_text(kind: str, prop: str, rng: random.Random, tags: list[str]) -> str:
@@ -768,25 +806,51 @@ def generate(seed: int) -> tuple[Pack, Gen]:
                 g.note("property", f"{d.kind} tags")
             elif not item.startswith(("modify", "on ", "ability", "var", "game var", "player var", '"')):
                 g.note("property", f"{d.kind} {item.split()[0]}")
-    n_regions = rng.randint(4, 12)
+    maps, layouts, boards = board_files(rng, terrains, symbols)
     players = sorted(rng.sample([1, 2, 3, 4], rng.randint(1, 2)))
-    lines = [f"name: fuzz{seed}", f"terrains: [{', '.join(terrains)}]", f"symbols: [{', '.join(symbols)}]",
-             f"coins: {rng.choice([60, 200, 1000])}",
-             f"die: [{', '.join(map(str, rng.choice([[0, 1], [0, 0, 1, 2, 3], [2]])))}]",
-             "market:", f"  visible: {rng.randint(1, 6)}", f"  payment: {rng.choice(['combos', 'bank'])}"]
+    lines = [f"name: fuzz{seed}"]
+    if rng.random() < 0.1:
+        lines += ["edition: Fuzz", 'version: "0.1"', f"language: {LANGUAGE_VERSION}", "description: made by the fuzzer"]
+    setups = []
     seats = rng.random() < 0.05
-    if seats or rng.random() < 0.2:  # banner columns by tag (a race without the tag goes to the first)
-        lines.append(f"  columns: [[{tags[0]}], [{tags[1]}]]")
-    lines.append("setup:")
     for p in players:
         extra = f", seats: [{', '.join(f'[{rng.choice(tags)}]' for _ in range(p))}]" if seats else ""
-        lines.append(f"  {p}: {{map: map.yaml, rounds: {rng.randint(2, 6)}, coins: {rng.randint(0, 5)}{extra}}}")
+        if rng.random() < 0.3:  # the players in teams, a team winning together
+            extra += f", teams: [{', '.join(rng.choice(TEAMS) for _ in range(p))}]"
+        setups.append(f"  {p}: {{{rng.choice(layouts)}, rounds: {rng.randint(2, 6)}, coins: {rng.randint(0, 5)}{extra}}}")
+    if rng.random() < (0.6 if "teams:" in "".join(setups) else 0.05):
+        lines.append(f"team_score: {rng.choice(list(TEAM_SCORES))}")
+    if rng.random() < 0.15:  # packs built on packs: the powers and the terrains come from a pack inside this one
+        data = {f"{BASE}/pack.yaml": "\n".join([
+            f"name: base{seed}", f"terrains: [{', '.join(terrains)}]", f"symbols: [{', '.join(symbols)}]",
+            f"die: [{rng.randint(0, 2)}]", f"coins: {rng.choice([100, 500])}", "setup:",
+            *(f"  {p}: {{map: map.yaml, rounds: {rng.randint(2, 4)}, coins: 1}}" for p in players)]) + "\n",
+            f"{BASE}/map.yaml": maps["map.yaml"]}
+        for d in decls:
+            if d.kind == "power":
+                d.folder = BASE
+        setups = [s for s in setups if rng.random() < 0.7]  # the base pack's setups for the rest
+        lines += [f"requires: [./{BASE}]", 'rules: ["*.sw"]']
+    else:
+        data = {}
+        lines += [f"terrains: [{', '.join(terrains)}]", f"symbols: [{', '.join(symbols)}]"]
+    lines += [f"coins: {rng.choice([60, 200, 1000])}",
+              f"die: [{', '.join(map(str, rng.choice([[0, 1], [0, 0, 1, 2, 3], [2]])))}]",
+              "market:", f"  visible: {rng.randint(1, 6)}", f"  payment: {rng.choice(['combos', 'bank'])}"]
+    if seats or rng.random() < 0.2:  # banner columns by tag (a race without the tag goes to the first)
+        lines.append(f"  columns: [[{tags[0]}], [{tags[1]}]]")
+    if setups:
+        lines += ["setup:", *setups]
+    if boards:
+        lines.append(boards)
     placements = []
     if neutral:
         how = rng.choice(["", ", regions: players + 1", ", regions: 2, apart: true", ", displace: true"])
         placements.append(f"  - {{symbol: {symbols[0]}, race: {neutral}, count: {rng.randint(1, 2)}{how}}}")
     if rng.random() < 0.5:
         placements.append(f"  - {{terrain: {terrains[0]}, marker: {markers[0]}}}")
+    if pools and rng.random() < 0.3:  # markers drawn from the hidden pool, perhaps face down until revealed
+        placements.append(f"  - {{symbol: {symbols[-1]}, pool: treasure{', face_down: true' * (rng.random() < 0.5)}}}")
     if placements:
         lines += ["placements:", *placements]
     if pools:
@@ -799,4 +863,4 @@ def generate(seed: int) -> tuple[Pack, Gen]:
     if rng.random() < 0.2:
         budgets.append(f"number: {rng.choice([100, 10**6])}")
     lines.append(f"budgets: {{{', '.join(budgets)}}}")
-    return Pack(seed, "\n".join(lines) + "\n", {"map.yaml": make_map(rng, n_regions, terrains, symbols)}, decls), g
+    return Pack(seed, "\n".join(lines) + "\n", {**maps, **data}, decls), g
