@@ -27,33 +27,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.fuzz.harness import run_pack  # noqa: E402
-from tests.fuzz.known import SEMANTIC, classify  # noqa: E402
-from tests.fuzz.packgen import generate  # noqa: E402
+from tests.fuzz.semantic import KINDS, fuzz_packs  # noqa: E402
 
 
 def soak(seeds: range, games: int) -> dict:
-    """Counts for the packs of `seeds` (one worker's share)."""
-    c: Counter = Counter()
-    new: list[str] = []
-    for seed in seeds:
-        pack, _ = generate(seed)
-        res = run_pack(pack, games, bots="mixed")
-        c["packs"] += 1
-        c["packs refused by check"] += bool(res.errors)
-        c["games"] += res.games
-        c["actions"] += res.actions
-        c["stopped by content (SW5xx)"] += res.stopped
-        text = "\n".join(pack.files().values())
-        for f in res.failures:
-            c[{"crash": "crashes", "loader": "loader exceptions", "violation": "invariant violations", "hang": "hangs",
-               "cap": "games cut off by the action cap"}[f.kind]] += 1
-            known = classify(f"{f.kind}: {f.message} @ {f.where}", SEMANTIC, text, tuple(res.warnings))
-            if known is not None and known.status == "open":
-                c[f"known: {known.case}"] += 1
-            elif len(new) < 20:
-                new.append(f"{f.describe()}" + (f" (case {known.case} is marked fixed)" if known else ""))
-    return {"counts": dict(c), "new": new}
+    """Counts for the packs of `seeds` (one worker's share), and the first new failures."""
+    counts, unknown = fuzz_packs(seeds, games)
+    new = [f.describe() + (f" (case {known.case} is marked fixed)" if known else "") for f, _, known in unknown[:20]]
+    return {"counts": dict(counts), "new": new}
 
 
 def main() -> None:
@@ -76,11 +57,10 @@ def main() -> None:
     for p in parts:
         total.update(p["counts"])
         new += p["new"]
-    failures = ("crashes", "loader exceptions", "invariant violations", "hangs", "games cut off by the action cap")
     out = {
         "packs": total["packs"], "seeds": [args.seed, args.seed + args.packs - 1], "games per player count": args.games,
         **{k: total[k] for k in ("packs refused by check", "games", "actions", "stopped by content (SW5xx)")},
-        **{k: total[k] for k in failures},
+        **{k: total[k] for k in KINDS.values()},
         "known": {k.split(": ", 1)[1]: v for k, v in sorted(total.items()) if k.startswith("known: ")},
         "new": new,
         "seconds": round(time.perf_counter() - start, 1), "jobs": args.jobs, "python": platform.python_version(),

@@ -63,6 +63,20 @@ def engine_trouble(args: list[str], output: str) -> Failure | None:
                    key=f"test: {m.group(1) or 'invariant broke'}")
 
 
+def tally(ran, exits: Counter, unknown: list[str], what: str, context: str = "") -> None:
+    """Count a run by its exit code, a failure under the case that records it; a failure no open
+    case records goes to `unknown`, with `what` ran (how to reproduce it) and its `context`."""
+    exits[ran.exit_code if ran.failure is None else "failure"] += 1
+    if ran.failure is None:
+        return
+    f = ran.failure
+    known = classify(f"{f.kind}: {f.message} @ {f.where}", MUTATION)
+    exits[f"known: {known.case}" if known else "NEW"] += 1
+    if known is None or known.status != "open":
+        unknown.append(f"{what}: {f.describe()}" + (f" — recorded as {known.case}, marked fixed: a regression"
+                                                      if known else "") + "\n" + context + f.detail[-1200:])
+
+
 def _commands(kind: str, pack: Path, rng: random.Random) -> list[list[str]]:
     if kind in ("scenario", "written scenario"):
         return [["test", str(pack)]]
@@ -72,8 +86,8 @@ def _commands(kind: str, pack: Path, rng: random.Random) -> list[list[str]]:
     return [["check", str(pack)]] + ([extra] if extra else [])
 
 
-def fuzz_files(kind: str, count: int, first: int, root: Path, pack: Path, game: Path) -> tuple[int, list[str]]:
-    """Mutate one kind of file `count` times; (runs, reports of failures not known to be open)."""
+def fuzz_files(kind: str, count: int, first: int, root: Path, pack: Path, game: Path) -> tuple[int, list[str], dict]:
+    """Mutate one kind of file `count` times: (runs, reports of failures not known to be open, outcomes)."""
     if kind == "saved game":
         target, fmt = game, "json"
     elif kind == "written scenario":
@@ -94,21 +108,15 @@ def fuzz_files(kind: str, count: int, first: int, root: Path, pack: Path, game: 
                 runs += 1
                 if ran.failure is None and kind == "written scenario":
                     ran.failure = engine_trouble(args, ran.output)
-                exits[ran.exit_code if ran.failure is None else "failure"] += 1
-                if ran.failure is not None:
-                    f = ran.failure
-                    known = classify(f"{f.kind}: {f.message} @ {f.where}", MUTATION)
-                    exits[f"known: {known.case}" if known else "NEW"] += 1
-                    if known is None or known.status != "open":
-                        unknown.append(f"{kind} mutation {i} (random.Random({f'{kind}-{i}'!r})): {f.describe()}"
-                                       + (f" — recorded as {known.case}, marked fixed: a regression" if known else "")
-                                       + f"\n  the file ({len(data)} bytes) begins: {data[:300]!r}\n" + f.detail[-1200:])
+                tally(ran, exits, unknown, f"{kind} mutation {i} (random.Random({f'{kind}-{i}'!r}))",
+                      f"  the file ({len(data)} bytes) begins: {data[:300]!r}\n")
     finally:
         target.write_bytes(original)
     return runs, unknown, dict(exits)
 
 
-def fuzz_arguments(count: int, first: int, root: Path, pack: Path, game: Path) -> tuple[int, list[str]]:
+def fuzz_arguments(count: int, first: int, root: Path, pack: Path, game: Path) -> tuple[int, list[str], dict]:
+    """`count` random command lines: (runs, reports of failures not known to be open, outcomes)."""
     scratch = root / "args"
     scratch.mkdir(exist_ok=True)
     unknown = []
@@ -117,13 +125,7 @@ def fuzz_arguments(count: int, first: int, root: Path, pack: Path, game: Path) -
         rng = random.Random(f"arguments-{i}")
         args = cli_arguments(rng, scratch, {"pack": str(pack), "game": str(game)})
         ran = run_cli(args, seconds=SECONDS, cwd=scratch)
-        exits[ran.exit_code if ran.failure is None else "failure"] += 1
-        if ran.failure is not None:
-            f = ran.failure
-            known = classify(f"{f.kind}: {f.message} @ {f.where}", MUTATION)
-            exits[f"known: {known.case}" if known else "NEW"] += 1
-            if known is None or known.status != "open":
-                unknown.append(f"command line {i}: swdsl {args!r}: {f.describe()}\n{f.detail[-1200:]}")
+        tally(ran, exits, unknown, f"command line {i}: swdsl {args!r}")
     return count, unknown, dict(exits)
 
 
