@@ -23,6 +23,7 @@ from swdsl.engine.pieces import (
     markers_leave_with,
     move_coins,
     new_race,
+    offered_powers,
     pay,
     refill_powers,
     remove_markers,
@@ -471,10 +472,12 @@ def pick(game: Game, offer: int) -> None:
         for i, fee in enumerate(fees):
             move_coins(game, seat, -fee)
             m.coins[column][i] += fee
+    before = offered_powers(game)
     race = game.ruleset.races[m.columns[column].pop(row)]
     power = game.ruleset.powers[m.powers.pop(row)]
     if len(m.powers) < game.ruleset.market.visible:
         refill_powers(game)
+    game.turn.revealed = [p for p in offered_powers(game) if p not in before]
     inst = new_race(game, race, power, seat)
     game.players[seat].active = inst
     inst.hand = take_from_tray(game, inst, value(game, "tokens.granted", inst))
