@@ -231,11 +231,16 @@ def begin_turn(game: Game) -> None:
     if p.active is not None:
         ready_troops(game, p.active)
         p.active.turns += 1
-    game.turn.queue = [("start", None)]
-    game.turn.queue += [("play", inst) for inst in p.declined if value(game, "race.plays", inst)]
-    game.turn.queue += [("main", None), ("defend", None), ("scoring", None), ("score", None), ("after", None),
-                        ("next", None)]
+    game.turn.queue = turn_steps(game, seat)
     advance(game)
+
+
+def turn_steps(game: Game, seat: int) -> list[tuple[str, RaceInst | None]]:
+    """A turn's steps, from its start: the start, the declined races that play, the main step and the rest."""
+    plays: list[tuple[str, RaceInst | None]] = [
+        ("play", inst) for inst in game.players[seat].declined if value(game, "race.plays", inst)]
+    return [("start", None), *plays, ("main", None), ("defend", None), ("scoring", None), ("score", None),
+            ("after", None), ("next", None)]
 
 
 def start_of_turn(game: Game) -> None:

@@ -30,7 +30,7 @@ EXPECT_KEYS = {"coins", "regions", "hand", "races", "cost", "legal", "illegal", 
 RACE_KEYS = {"player", "race", "power", "declined", "hand", "regions", "turns", "vars"}
 REGION_FIELDS = {"race", "tokens", "markers", "player", "declined", "face_down"}
 RACE_FIELDS = {"hand", "declined", "regions", "power", "reserve", "pending"}  # and "var NAME"
-PHASES = ("conquer", "redeploy")
+PHASES = ("start", "conquer", "redeploy")
 EXPECTED_PHASES = ("start", "pick", "conquer", "redeploy", "defend", "scoring", "after", "choose", "over")
 ACTIONS = ("pick", "decline", "abandon", "conquer", "final", "ability", "choose", "end", "place", "gather", "pass")
 REGION_ACTIONS = ("conquer", "final", "abandon", "place", "gather")
@@ -156,7 +156,7 @@ class Validator:
                        f"({players} players)")
         if "phase" in given and given["phase"] not in PHASES:
             self.unknown(given.span("phase", at), "phase", given["phase"], PHASES,
-                         "a position starts in the conquer or redeploy phase")
+                         "a position starts in the start, conquer or redeploy phase")
         for i, roll in enumerate(given.get("dice") or []):
             span = span_in(given["dice"], i, at)
             if self.shape(roll, int, span, "a die roll") and roll not in rs.die:
