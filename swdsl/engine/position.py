@@ -180,17 +180,21 @@ class Position:
 
     def start(self, current: int = 0, round: int = 1, phase: str = "conquer") -> Game:
         """The game at `current`'s decision: with an active race, its `phase`
-        (troops already readied); without one, the combo pick."""
+        (troops already readied; `start`: the turn's start, before its `during start`
+        abilities and `turn.start` triggers); without one, the combo pick."""
         g = self.game
         if not 0 <= current < len(g.players):
             raise PositionError(f"player {current + 1} does not exist")
-        if phase not in ("conquer", "redeploy"):
-            raise PositionError(f"a position starts in the conquer or redeploy phase, not '{phase}'")
+        if phase not in ("start", "conquer", "redeploy"):
+            raise PositionError(f"a position starts in the start, conquer or redeploy phase, not '{phase}'")
         g.current, g.round = current, round
         steps = ["defend", "scoring", "score", "after", "next"]
         g.turn = TurnState(actor=current, queue=[(step, None) for step in steps])
         active = g.players[current].active
-        if active is None:
+        if phase == "start":
+            g.turn.queue = turn.turn_steps(g, current)
+            turn.advance(g)
+        elif active is None:
             g.turn.queue.insert(0, ("main", None))
             turn.advance(g)
         else:

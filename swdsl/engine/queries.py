@@ -15,7 +15,7 @@ from swdsl.engine.holdings import defenders
 from swdsl.engine.legal import can_target, conquerable
 from swdsl.engine.pieces import is_kind, offered_powers, strength
 from swdsl.engine.state import Game, RaceInst
-from swdsl.engine.stats import AS_EMPTY, adjacent, conquest_cost, is_immune, modified, neighbours
+from swdsl.engine.stats import AS_EMPTY, adjacent, conquest_cost, declares_adjacency, is_immune, neighbours
 
 
 def as_regions(v: Any) -> Iterable[int]:
@@ -82,7 +82,7 @@ def borders(ctx: Ctx, subject: Any, other: Any) -> bool:
     if subject is None or other is None:
         return False
     game, me = ctx.game, ctx.me
-    if me is not None and modified(game, "region.adjacent", me):
+    if declares_adjacency(game, me):
         others = (other,) if isinstance(other, int) else tuple(other)
         subjects = (subject,) if isinstance(subject, int) else tuple(subject)
         return any(adjacent(game, me, a, b) for a in subjects for b in others if a != b)
@@ -246,6 +246,8 @@ STATES = {(s.subject, s.name): s for s in [
     State("mine", "race", "the race is this race", lambda ctx, i: i is ctx.me),
     State("ours", "race", "the race belongs to this race's player", _ours),
     State("enemy", "race", "the race belongs to another player", _enemy),
+    State("revealed", "power", "came on offer in the market this turn, revealed to refill it after a pick",
+          lambda ctx, p: p in ctx.game.turn.revealed),
     State("me", "player", "the player this race belongs to",
           lambda ctx, p: ctx.me is not None and p == ctx.me.player),
 ]}

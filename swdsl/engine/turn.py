@@ -23,6 +23,7 @@ from swdsl.engine.pieces import (
     markers_leave_with,
     move_coins,
     new_race,
+    offered_powers,
     pay,
     refill_powers,
     remove_markers,
@@ -230,11 +231,16 @@ def begin_turn(game: Game) -> None:
     if p.active is not None:
         ready_troops(game, p.active)
         p.active.turns += 1
-    game.turn.queue = [("start", None)]
-    game.turn.queue += [("play", inst) for inst in p.declined if value(game, "race.plays", inst)]
-    game.turn.queue += [("main", None), ("defend", None), ("scoring", None), ("score", None), ("after", None),
-                        ("next", None)]
+    game.turn.queue = turn_steps(game, seat)
     advance(game)
+
+
+def turn_steps(game: Game, seat: int) -> list[tuple[str, RaceInst | None]]:
+    """A turn's steps, from its start: the start, the declined races that play, the main step and the rest."""
+    plays: list[tuple[str, RaceInst | None]] = [
+        ("play", inst) for inst in game.players[seat].declined if value(game, "race.plays", inst)]
+    return [("start", None), *plays, ("main", None), ("defend", None), ("scoring", None), ("score", None),
+            ("after", None), ("next", None)]
 
 
 def start_of_turn(game: Game) -> None:
@@ -471,10 +477,12 @@ def pick(game: Game, offer: int) -> None:
         for i, fee in enumerate(fees):
             move_coins(game, seat, -fee)
             m.coins[column][i] += fee
+    before = offered_powers(game)
     race = game.ruleset.races[m.columns[column].pop(row)]
     power = game.ruleset.powers[m.powers.pop(row)]
     if len(m.powers) < game.ruleset.market.visible:
         refill_powers(game)
+    game.turn.revealed = [p for p in offered_powers(game) if p not in before]
     inst = new_race(game, race, power, seat)
     game.players[seat].active = inst
     inst.hand = take_from_tray(game, inst, value(game, "tokens.granted", inst))

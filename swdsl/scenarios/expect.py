@@ -88,6 +88,8 @@ def check(path: Path, name: str, game: Game, exp: Mapping, at: Span) -> list[Fai
             names = {k for k, ab in offered_abilities(game) if words[1] in (ab.name, ab.key, k)}
             if len(words) == 2 or not names:  # any use of that ability (none if nothing offers it)
                 return any(a.kind == "ability" and a.a in names for a in legal)
+        if words[:1] == ["choose"] and game.turn.phase != "choose":  # no trigger is waiting for a choice
+            return False
         try:
             return parse_action(game, text, at) in legal
         except ScenarioError as err:

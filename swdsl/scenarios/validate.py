@@ -30,7 +30,7 @@ EXPECT_KEYS = {"coins", "regions", "hand", "races", "cost", "legal", "illegal", 
 RACE_KEYS = {"player", "race", "power", "declined", "hand", "regions", "turns", "vars"}
 REGION_FIELDS = {"race", "tokens", "markers", "player", "declined", "face_down"}
 RACE_FIELDS = {"hand", "declined", "regions", "power", "reserve", "pending"}  # and "var NAME"
-PHASES = ("conquer", "redeploy")
+PHASES = ("start", "conquer", "redeploy")
 EXPECTED_PHASES = ("start", "pick", "conquer", "redeploy", "defend", "scoring", "after", "choose", "over")
 ACTIONS = ("pick", "decline", "abandon", "conquer", "final", "ability", "choose", "end", "place", "gather", "pass")
 REGION_ACTIONS = ("conquer", "final", "abandon", "place", "gather")
@@ -156,7 +156,7 @@ class Validator:
                        f"({players} players)")
         if "phase" in given and given["phase"] not in PHASES:
             self.unknown(given.span("phase", at), "phase", given["phase"], PHASES,
-                         "a position starts in the conquer or redeploy phase")
+                         "a position starts in the start, conquer or redeploy phase")
         for i, roll in enumerate(given.get("dice") or []):
             span = span_in(given["dice"], i, at)
             if self.shape(roll, int, span, "a die roll") and roll not in rs.die:
@@ -335,6 +335,9 @@ class Validator:
         self.keys(exp, EXPECT_KEYS, "expect")
         if "coins" in exp:
             self.coins(exp, at, players)
+        for key in ("hand", "round", "current"):
+            if key in exp:
+                self.shape(exp[key], int, exp.span(key, at), f"`{key}`")
         for key in ("regions", "cost"):
             value = exp.get(key) or Mapping()
             if self.shape(value, dict, exp.span(key, at), f"`{key}`"):
@@ -358,6 +361,8 @@ class Validator:
             if self.shape(items, list, exp.span(key, at), f"`{key}`"):
                 for i, item in enumerate(items):
                     text = item.get("action") if isinstance(item, Mapping) else item
+                    if isinstance(item, Mapping) and "reason" in item:
+                        self.shape(item["reason"], str, item.span("reason", at), "a `reason`")
                     if isinstance(text, str):
                         self.action(text, span_in(items, i, at), regions)
                     else:
@@ -365,12 +370,13 @@ class Validator:
                                    "{action: …, reason: …}")
         if "phase" in exp and exp["phase"] not in EXPECTED_PHASES:
             self.unknown(exp.span("phase", at), "phase", exp["phase"], EXPECTED_PHASES)
-        for name in exp.get("tray") or {}:
-            if name not in self.rs.races:
-                self.unknown(exp.key_spans.get("tray", at), "race", name, self.rs.races)
-        for name in exp.get("pools") or {}:
-            if name not in self.rs.markers:
-                self.unknown(exp.key_spans.get("pools", at), "marker", name, self.rs.markers)
+        for key, what, known in (("tray", "race", self.rs.races), ("pools", "marker", self.rs.markers)):
+            counts = exp.get(key) or Mapping()
+            if self.shape(counts, dict, exp.span(key, at), f"`{key}`"):
+                for name, n in counts.items():
+                    if name not in known:
+                        self.unknown(counts.key_spans.get(name, at), what, name, known)
+                    self.shape(n, int, counts.key_spans.get(name, at), f"`{key}` of {name}")
         seats = exp.get("players") or Mapping()
         if self.shape(seats, dict, exp.span("players", at), "`players`"):
             for seat, want in seats.items():
