@@ -8,7 +8,7 @@ places and edition rules of random but well-formed rules over the whole
 vocabulary). It is loaded (`load_packs` must not raise); if it has no error, M
 games per player count are played by random and greedy bots under the guards
 of tests/fuzz/harness.py (invariants after every action, an action cap, a
-wall-clock budget per game). Prints JSON: packs, games, actions, crashes,
+budget of CPU time per game). Prints JSON: packs, games, actions, crashes,
 violations, hangs, games cut off, games the content stopped with a diagnostic
 (SW5xx, by design), and which failures the regression cases already record
 (tests/fuzz/known.py) — `new` lists any failure no case records yet.

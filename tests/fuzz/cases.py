@@ -5,6 +5,7 @@ A case says what triggers the bug and what the CORRECT behaviour is:
     bug: one line: what goes wrong today (the xfail reason while it is open)
     found: where it was found (issue 14, or the fuzzer and its seed)
     status: open | fixed          # open: pytest.mark.xfail(strict=True) until the engine is fixed
+    checked: fails on main c4fddb5; passes on main 0546f46   # what the case did on which engine
     root: false                   # true: needs permissions to bite (run as root, it runs as user 65534)
     files: {path: text}           # a pack folder, written to {pack}
     make:                         # big files: `text` repeated `count` times ({n} is the repetition)

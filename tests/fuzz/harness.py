@@ -1,8 +1,9 @@
 """Running what the fuzzers generate, with guards, and describing what goes wrong.
 
 A game is played by random (or greedy) bots with the engine's invariants checked
-after every action, under an action cap and a wall-clock budget: a hang is
-stopped by a timer signal (ITIMER_REAL) and reported, not waited out. Any
+after every action, under an action cap and a budget of CPU time: a hang is
+stopped by a timer signal (ITIMER_PROF) and reported, not waited out (CPU time,
+so that a loaded machine does not make a slow game a hang). Any
 exception, violation, hang, or a game cut off by the cap is a `Failure`, with a
 signature (what went wrong, without the numbers) so that the same bug found by
 many seeds is counted once, and a shrinker that removes declarations and items
@@ -39,32 +40,34 @@ except ImportError:  # pragma: no cover
         pass
 
 ACTION_CAP = 3000  # actions in one fuzzed game: small maps and 2-4 rounds never need more
-GAME_SECONDS = 10.0  # wall clock for one game (generous: a loaded machine is not a hang)
-LOAD_SECONDS = 5.0
+GAME_SECONDS = 10.0  # CPU time for one game (the slowest, stopped at the 1,500-action budget, take about 4 s)
+LOAD_SECONDS = 5.0  # CPU time to load a generated pack
 
 
 class Hang(Exception):
-    """A guarded run went past its wall-clock budget."""
+    """A guarded run went past its time budget."""
 
 
 @contextlib.contextmanager
-def deadline(seconds: float):
-    """Raise Hang in the guarded code once `seconds` have passed (main thread only;
-    elsewhere the code runs unguarded, and the caller's own step timing must do)."""
+def deadline(seconds: float, cpu: bool = False):
+    """Raise Hang in the guarded code once `seconds` have passed: of the process's CPU time
+    with `cpu` (a loop without end), else of the wall clock (a command may also block). Main
+    thread only; elsewhere the code runs unguarded, and the caller's own step timing must do."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    timer, signum = (signal.ITIMER_PROF, signal.SIGPROF) if cpu else (signal.ITIMER_REAL, signal.SIGALRM)
 
     def ring(signum, frame):
-        raise Hang(f"still running after {seconds} s")
+        raise Hang(f"still running after {seconds} s" + (" of CPU time" if cpu else ""))
 
-    old = signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    old = signal.signal(signum, ring)
+    signal.setitimer(timer, seconds)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+        signal.setitimer(timer, 0)
+        signal.signal(signum, old)
 
 
 @attrs.define
@@ -117,7 +120,7 @@ class GameResult:
 
 def play_guarded(ruleset, players: int, seed: int, bots: str = "random", cap: int = ACTION_CAP,
                  seconds: float = GAME_SECONDS) -> GameResult:
-    """One game with invariants after every action, an action cap and a wall-clock budget. The cap
+    """One game with invariants after every action, an action cap and a budget of CPU time. The cap
     is the pack's own budget of actions (`budgets: actions`) when that is lower: a game that goes
     past it without the engine stopping it was cut off."""
     budget = getattr(getattr(ruleset, "budgets", None), "actions", None)
@@ -134,7 +137,7 @@ def play_guarded(ruleset, players: int, seed: int, bots: str = "random", cap: in
                           seconds=time.perf_counter() - start)
 
     try:
-        with deadline(seconds):
+        with deadline(seconds, cpu=True):
             game = new_game(ruleset, players, seed)
             bot = GreedyBot if bots == "greedy" else RandomBot
             seats = [bot(seed * 7 + s) for s in range(players)]
@@ -180,7 +183,7 @@ class PackResult:
 def load_guarded(folder: Path):
     """load_packs under a deadline: (LoadedPack, None) or (None, Failure)."""
     try:
-        with deadline(LOAD_SECONDS):
+        with deadline(LOAD_SECONDS, cpu=True):
             return load_packs([str(folder)]), None
     except Hang as err:
         return None, Failure("hang", f"load_packs: {err}")

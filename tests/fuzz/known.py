@@ -45,7 +45,8 @@ NOT_ITERABLE = r"TypeError: 'NoneType' object is not iterable"
 
 SEMANTIC = [
     Known("an-ability-per-owner-choosing-a-power-first-crashes-legal-actions",
-          r"^crash: TypeError: list indices must be integers or slices, not str @ engine/state\.py:owner_of", r"per owner"),
+          r"^crash: (TypeError: list indices must be integers or slices, not str|IndexError: list index out of range)"
+          r" @ engine/state\.py:owner_of", r"per owner"),
     Known("here-after-a-bound-relic-left-crashes-an-attribute",
           r"^crash: TypeError: list indices must be integers or slices, not NoneType @ engine/queries\.py", r"\bhere\b"),
     Known("a-seat-whose-market-columns-hold-no-banner-has-no-legal-action", r"^crash: no legal action", r"seats:"),

@@ -2,8 +2,8 @@
 
 Each generated pack (tests/fuzz/packgen.py) goes through `load_packs`, which
 must never raise; a pack without errors is played by random and greedy bots
-with the invariants checked after every action, an action cap and a wall-clock
-budget per game (tests/fuzz/harness.py). Every failure must be one the
+with the invariants checked after every action, an action cap and a budget of
+CPU time per game (tests/fuzz/harness.py). Every failure must be one the
 regression cases already record (tests/fuzz/known.py); a new one fails the
 test with its seed, a shrunk pack and a case file ready to add to
 tests/fuzz/regressions/cases/.
