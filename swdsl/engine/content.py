@@ -27,6 +27,9 @@ class Modifier:
     source: str  # the declaration it comes from, for explain()
     origin: str = "race"  # the kind of that declaration: a shielded region ignores all but edition rules
     where: str = ""  # file:line:col of the rule
+    # what it reads: "" the game; "map" only the map and `target`; "adjacency" the map, `target` and
+    # borders (map-only for a race that declares no adjacency of its own): a fold of such modifiers is a table
+    map_only: str = ""
 
 
 @attrs.frozen
@@ -51,6 +54,7 @@ class Choice:
     kind: str
     options: Fn  # options(ctx) -> sorted values
     is_option: Callable[[Any, Any], bool]  # is_option(ctx, value)
+    base: Fn | None = None  # base(ctx) -> values the options are among (a `where`'s unfiltered set), or None
 
 
 @attrs.frozen

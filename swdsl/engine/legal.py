@@ -21,6 +21,7 @@ from the frontier unless a rule makes more regions reachable) and `is_legal`
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple, cast
 
@@ -112,12 +113,12 @@ def _conquest_allows(kind: str):
 # ---- abilities ----------------------------------------------------------------------
 
 
-def held_abilities(game: Game, inst: RaceInst) -> list:
+def held_abilities(game: Game, inst: RaceInst) -> tuple:
     """The race's own abilities, then those of the content it holds (relics,
     places, bound powers), then the edition rules' ones."""
-    own = list(inst.abilities) + list(game.ruleset.rule_abilities)
+    own = inst.abilities + game.ruleset.rule_abilities
     held = held_content(game, inst)
-    return own + [a for c in held for a in c.abilities] if held else own
+    return own + tuple(a for c in held for a in c.abilities) if held else own
 
 
 def ability_users(game: Game, inst: RaceInst) -> list[tuple[RaceInst, str]]:
@@ -153,16 +154,15 @@ def _uses(game: Game, per: str | None) -> dict:
     return game.uses if per == "game" else game.turn.uses
 
 
-def ability_actions(game: Game, inst: RaceInst, phase: str, only: Action | None = None) -> list[Action]:
-    """The abilities on offer in `phase`; with `only`, just that one if legal."""
-    out: list[Action] = []
-    want = only.b if only is not None and isinstance(only.b, tuple) else None
-    if only is not None and want is None:
-        return out
+def _offered(game: Game, inst: RaceInst, phase: str, key_wanted: str | None = None):
+    """(user, action key, ability, ctx, uses) of each ability that may be used in `phase` (or only
+    the one keyed `key_wanted`), its own limits and condition passed; its choices still to check."""
+    if phase not in game.ruleset.ability_phases:
+        return
     for user, suffix in ability_users(game, inst):
         for ab in held_abilities(game, user):
             key = ab.key + suffix
-            if ab.phase != phase or not user.scope_ok(ab.scope) or (only is not None and key != only.a):
+            if ab.phase != phase or not user.scope_ok(ab.scope) or (key_wanted is not None and key != key_wanted):
                 continue
             if user is not inst and ab.scope == "active":
                 continue
@@ -172,15 +172,45 @@ def ability_actions(game: Game, inst: RaceInst, phase: str, only: Action | None 
             ctx = Ctx(game, user, {})
             if ab.when is not None and not ab.when(ctx):
                 continue
-            for combo in _choices(ctx, ab.choose, 0, want):
-                if ab.per_owner and ab.limit is not None:
-                    owner = game.owner_of(combo[0]) if combo else None
-                    if uses.get((user.id, ab.key, owner), 0) >= ab.limit:
-                        continue
-                if ab.possible is not None and not ab.possible(Ctx(game, user, _bound(ab, combo))):
-                    continue
-                out.append(Action("ability", key, tuple(combo)))
+            yield user, key, ab, ctx, uses
+
+
+def _combos(game: Game, user: RaceInst, key: str, ab, ctx: Ctx, uses: dict, want: tuple | None) -> list[Action]:
+    """The ability's legal actions: every combination of its choices (or `want` only)."""
+    out = []
+    for combo in _choices(ctx, ab.choose, 0, want):
+        if ab.per_owner and ab.limit is not None:
+            owner = game.owner_of(combo[0]) if combo else None
+            if uses.get((user.id, ab.key, owner), 0) >= ab.limit:
+                continue
+        if ab.possible is not None and not ab.possible(Ctx(game, user, _bound(ab, combo))):
+            continue
+        out.append(Action("ability", key, tuple(combo)))
     return out
+
+
+def ability_actions(game: Game, inst: RaceInst, phase: str, only: Action | None = None) -> list[Action]:
+    """The abilities on offer in `phase`; with `only`, just that one if legal."""
+    out: list[Action] = []
+    want = only.b if only is not None and isinstance(only.b, tuple) else None
+    if only is not None and want is None:
+        return out
+    for user, key, ab, ctx, uses in _offered(game, inst, phase, None if only is None else only.a):  # type: ignore[arg-type]
+        out.extend(_combos(game, user, key, ab, ctx, uses, want))
+    return out
+
+
+def ability_candidates(game: Game, inst: RaceInst, phase: str) -> tuple[list[Action], list[Action]]:
+    """(legal, to check): the abilities on offer in `phase`, those with one choice among a `where`
+    selection given for each value it filters, to be checked one by one (sample)."""
+    legal: list[Action] = []
+    unsure: list[Action] = []
+    for user, key, ab, ctx, uses in _offered(game, inst, phase):
+        if len(ab.choose) == 1 and ab.choose[0].base is not None:
+            unsure.extend(Action("ability", key, (v,)) for v in dict.fromkeys(ab.choose[0].base(ctx)))
+        else:
+            legal.extend(_combos(game, user, key, ab, ctx, uses, None))
+    return legal, unsure
 
 
 def decision_actions(game: Game) -> list[Action]:
@@ -292,6 +322,10 @@ PHASES: dict[str, dict[str, Kind]] = {
 ABILITY_PHASE = {"conquer": "conquest", "redeploy": "redeploy", "start": "start", "scoring": "scoring"}
 _WHOLE = {"conquer", "final", "ability", "choose"}  # kinds whose options are whole actions (conquer lists the finals)
 _REGION_KINDS = {"abandon", "conquer", "final", "place", "gather"}
+# how `sample` draws each kind: conquest targets, abilities, whole actions, or arguments
+_DRAWS = {phase: [(kind, rule, "target" if kind == "conquer" else "ability" if kind == "ability" else
+                   "whole" if kind in _WHOLE else "argument") for kind, rule in kinds.items() if kind != "final"]
+          for phase, kinds in PHASES.items()}
 
 
 def legal_actions(game: Game) -> list[Action]:
@@ -311,6 +345,66 @@ def legal_actions(game: Game) -> list[Action]:
             allows = rule.allows
             out.extend(Action(kind, a) for a in rule.options(game, inst) if allows(game, inst, a))
     return out
+
+
+def sample(game: Game, rng: random.Random) -> tuple[Action, Any] | None:
+    """A legal action drawn uniformly, with its verdict (a conquest's cost), or None if there is none.
+
+    Why: a bot that needs one action should not price every target. The arguments worth trying
+    (each legal action among them once) are drawn at random and checked one at a time, a rejected
+    one set apart: the first to pass is uniform among the legal actions. A conquest target stands
+    for `conquer` and `final` together (at most one of them is legal)."""
+    draws = _DRAWS.get(game.turn.phase)
+    if draws is None or game.over:
+        return None
+    inst: RaceInst = game.turn.acting  # type: ignore[assignment]
+    groups: list[tuple[str, list, Any]] = []  # (kind, arguments, check): check None when all are legal
+    total = 0
+    for kind, rule, how in draws:
+        if not rule.guard(game, inst):
+            continue
+        if how == "target":
+            args: list = candidates(game, inst)
+            groups.append(("target", args, _target))
+        elif how == "ability":
+            args, unsure = ability_candidates(game, inst, ABILITY_PHASE[game.turn.phase])
+            groups.append(("", args, None))
+            groups.append(("", unsure, _ability_check))
+            total += len(unsure)
+        elif how == "whole":
+            args = rule.options(game, inst)
+            groups.append(("", args, None))
+        else:
+            args = list(rule.options(game, inst))
+            groups.append((kind, args, rule.allows))
+        total += len(args)
+    while total:
+        i = int(rng.random() * total)
+        for kind, args, check in groups:
+            if i < len(args):
+                break
+            i -= len(args)
+        a = args[i]
+        if check is None:
+            return (Action(kind, a) if kind else a), None
+        verdict = check(game, inst, a)
+        if verdict:
+            if kind == "target":
+                return verdict
+            return (Action(kind, a) if kind else a), None
+        args[i] = args[-1]
+        args.pop()
+        total -= 1
+    return None
+
+
+def _target(game: Game, inst: RaceInst, r: int) -> tuple[Action, int] | None:
+    v = conquest_verdict(game, inst, r)
+    return None if v is None else (Action(v[0], r), v[1])
+
+
+def _ability_check(game: Game, inst: RaceInst, a: Action) -> bool:
+    return bool(ability_actions(game, inst, ABILITY_PHASE[game.turn.phase], a))
 
 
 def _verdict(game: Game, action: Action):

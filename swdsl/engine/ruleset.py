@@ -131,6 +131,10 @@ class Ruleset:
     power_stats: frozenset[str] = frozenset()  # stats some power modifies (powers can be bound to regions)
     shared_vars: dict[str, SharedVar] = attrs.field(factory=dict)  # `game var`s and `player var`s, by name
     token_markers: frozenset[str] = frozenset()  # markers that count as their holder's tokens
+    # worked out while games run, shared by them (stats.py): the edition rules' fold plans per stat,
+    # and a key per (stat, modifiers) whose fold is a per-board table
+    plans: dict = attrs.field(factory=dict, eq=False, repr=False)
+    tables: dict = attrs.field(factory=dict, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         mods: dict[str, list[Modifier]] = {}

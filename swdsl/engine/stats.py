@@ -24,7 +24,7 @@ every step.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 
@@ -138,30 +138,66 @@ def modified(game: Game, stat: str, inst: RaceInst | None) -> bool:
             or bool(game.bound_powers) and stat in rs.power_stats)
 
 
-def _applicable(game: Game, stat: str, inst: RaceInst) -> tuple[Modifier, ...]:
-    mods = list(game.ruleset.rule_mods.get(stat, ())) + list(inst.mods.get(stat, ()))
-    return tuple(m for m in mods if inst.scope_ok(m.scope))
+class Plan(NamedTuple):
+    """How a stat folds for one race, worked out once per race and stat and again only when what it
+    was worked out from changes (its hooks, its state, powers bound to regions): a fold is then a
+    loop over a short tuple, and one that depends on the map and `target` only is a per-board table."""
+
+    hooks: object  # the race's modifiers (inst.mods), its declined state and whether powers are bound: the key
+    declined: bool
+    bound: bool
+    mods: tuple[Modifier, ...]  # edition rules', banner's and power's modifiers that apply, in fold order
+    held: bool  # content held through regions may add modifiers (relics, places, bound powers)
+    favoured: Callable[[Any, Any], bool] | None  # what a shield undoes, when shields exist
+    table: int | None  # the per-board table's key when the value is a function of the map and `target` only
+
+
+def plan(game: Game, stat: str, inst: RaceInst | None) -> Plan:
+    """The race's plan for `stat` (edition rules only for nobody), checked against what it was made from."""
+    bound = bool(game.bound_powers)
+    cache = inst.fold_cache if inst is not None else game.ruleset.plans
+    p = cache.get(stat)
+    if p is None or p.bound is not bound or (inst is not None and (p.hooks is not inst.mods
+                                                                   or p.declined is not inst.declined)):
+        p = cache[stat] = _make_plan(game, stat, inst, bound)
+    return p
+
+
+def _make_plan(game: Game, stat: str, inst: RaceInst | None, bound: bool) -> Plan:
+    rs = game.ruleset
+    mods = rs.rule_mods.get(stat, ())
+    if inst is not None:
+        mods = tuple(m for m in mods + inst.mods.get(stat, ()) if inst.scope_ok(m.scope))
+    if rs.reorders:
+        mods = tuple(sorted(mods, key=_late))
+    held = inst is not None and (stat in rs.marker_stats or bound and stat in rs.power_stats)
+    favoured = _FAVOURED.get(STATS[stat].favours) if "region.shielded" in rs.modified_stats else None
+    adjacency = inst is not None and modified(game, "region.adjacent", inst)
+    table = None
+    if mods and not held and favoured is None and stat in _CONSTANT and "target" in STATS[stat].bindings \
+            and all(m.map_only == "map" or m.map_only == "adjacency" and not adjacency for m in mods):
+        table = rs.tables.setdefault((stat, mods), len(rs.tables))
+    return Plan(inst.mods if inst is not None else None, bool(inst and inst.declined), bound, mods, held,
+                favoured, table)
 
 
 def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, Any], parts: list | None = None):
     """The value of `stat` for `inst` from `base`; appends steps to `parts` if given."""
-    rs = game.ruleset
-    if inst is None:
-        mods = rs.rule_mods.get(stat, ())
-    else:
-        mods = inst.fold_cache.get(stat)  # type: ignore[assignment]
-        if mods is None:
-            mods = inst.fold_cache[stat] = _applicable(game, stat, inst)
-        if rs.hooked_markers or game.bound_powers:
-            held = [m for c in held_content(game, inst) for m in c.modifiers.get(stat, ()) if inst.scope_ok(m.scope)]
-            if held:
-                mods = mods + tuple(held)
+    p = plan(game, stat, inst)
+    mods = p.mods
+    if p.held:
+        held = [m for c in held_content(game, inst) for m in c.modifiers.get(stat, ())  # type: ignore[arg-type]
+                if inst.scope_ok(m.scope)]  # type: ignore[union-attr]
+        if held:
+            mods = mods + tuple(held)
+            if game.ruleset.reorders:
+                mods = tuple(sorted(mods, key=_late))
     value = base
     if mods:
         ctx = Ctx(game, inst, b)
-        favoured = _FAVOURED.get(STATS[stat].favours) if "region.shielded" in rs.modified_stats else None
+        favoured = p.favoured
         shield = favoured is not None and shielded(game, inst, b.get("target"))
-        for m in sorted(mods, key=_late) if rs.reorders else mods:
+        for m in mods:
             if m.when is not None and not m.when(ctx):
                 continue
             before = value
@@ -210,17 +246,25 @@ _NOTHING = object()
 
 
 def value(game: Game, stat: str, inst: RaceInst | None, parts: list | None = None, **b) -> Any:
-    """A stat's value for `inst`: its base, folded if any rule could change it."""
-    rs = game.ruleset
+    """A stat's value for `inst`: its base, folded if any rule could change it (from the board's
+    table when the fold depends on the map and `target` only)."""
+    p = plan(game, stat, inst)
     constant = _CONSTANT.get(stat, _NOTHING)
-    if not (stat in rs.rule_mods or (inst is not None and stat in inst.mods) or stat in rs.marker_stats
-            or game.bound_powers and stat in rs.power_stats):
+    if not (p.mods or p.held):
         if constant is not _NOTHING and parts is None:
             return constant
         base = STATS[stat].base(game, inst, b)
         if parts is not None:
             parts.append(("base", "set", base, base, base))
         return _bounded(STATS[stat], base, parts) if stat in _BOUNDED else base
+    if p.table is not None and parts is None:
+        table = game.board.memo.get(p.table)
+        if table is None:
+            table = game.board.memo[p.table] = [_NOTHING] * len(game.board)
+        found = table[b["target"]]
+        if found is _NOTHING:
+            found = table[b["target"]] = fold(game, stat, constant, inst, b)
+        return found
     base = STATS[stat].base(game, inst, b) if constant is _NOTHING else constant
     if parts is not None:
         parts.append(("base", "set", base, base, base))

@@ -149,7 +149,7 @@ class ExprCompiler:
             ctx.it = saved
             return out
         if isinstance(e.base, ast.RegionSet) and e.base.qual == "all" and self.static(e.cond):
-            return _per_board(filtered, _adjacency(e.cond))
+            return _per_board(filtered, reads_adjacency(e.cond))
         return filtered
 
     def static(self, e, fixed: frozenset[str] = frozenset()) -> bool:
@@ -168,8 +168,12 @@ class ExprCompiler:
             return (res[1:] if len(res) == 3 else ()) in _MAP_ATTRIBUTES and self.static(e.subject, fixed)
         if isinstance(e, ast.BoolOp):
             return self.static(e.left, fixed) and self.static(e.right, fixed)
-        if isinstance(e, ast.Not):
+        if isinstance(e, (ast.Not, ast.Neg)):
             return self.static(e.value, fixed)
+        if isinstance(e, (ast.Arith, ast.Compare)):
+            return self.static(e.left, fixed) and self.static(e.right, fixed)
+        if isinstance(e, ast.Count):
+            return self.static(e.of, fixed)
         if isinstance(e, ast.Filtered):
             return isinstance(e.base, ast.RegionSet) and e.base.qual == "all" and self.static(e.cond, fixed)
         if isinstance(e, ast.Test):
@@ -188,7 +192,7 @@ class ExprCompiler:
         kept per board and target (a modifier's `when terrain of target is sea`)."""
         fn = self.expr(e)
         if self.static(e, frozenset({"target"})) and not self.static(e):
-            return _per_target(fn, _adjacency(e))
+            return _per_target(fn, reads_adjacency(e))
         return fn
 
     def _test(self, e: ast.Test):
@@ -258,7 +262,7 @@ def _looks_like(names: frozenset[str], region: bool) -> Callable[[Ctx, Any], boo
 _MISSING = object()
 
 
-def _adjacency(e) -> bool:
+def reads_adjacency(e) -> bool:
     """Whether `e` asks about adjacency (`borders`, `neighbours of`): its value is then map-only
     only for races that declare no adjacency of their own (region.adjacent)."""
     stack = [e]
