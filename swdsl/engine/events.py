@@ -150,6 +150,8 @@ def table_races(game: Game) -> list[RaceInst]:
 
 def fire_each(game: Game, event: str) -> None:
     """Fire `event` for every race on the table, in turn order (`round.start`, `game.end`)."""
+    if event not in game.ruleset.heard_events:
+        return
     for inst in table_races(game):
         if inst.id in game.races:
             fire(game, event, inst)

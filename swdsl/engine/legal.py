@@ -22,14 +22,14 @@ from the frontier unless a rule makes more regions reachable) and `is_legal`
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any, NamedTuple, cast
 
 from swdsl.engine import market, pieces, turn
 from swdsl.engine.content import Choice
 from swdsl.engine.entries import Ctx
 from swdsl.engine.events import player_races
-from swdsl.engine.holdings import held_content
+from swdsl.engine.holdings import any_attached, held_content
 from swdsl.engine.state import Game, RaceInst
 from swdsl.engine.stats import conquest_cost, is_immune, modified, region_minimum, value
 
@@ -205,6 +205,10 @@ def ability_candidates(game: Game, inst: RaceInst, phase: str) -> tuple[list[Act
     selection given for each value it filters, to be checked one by one (sample)."""
     legal: list[Action] = []
     unsure: list[Action] = []
+    rs = game.ruleset
+    if phase not in rs.ability_phases or not (inst.abilities or rs.rule_abilities or rs.lasting_abilities
+                                              or any_attached(game)):
+        return legal, unsure
     for user, key, ab, ctx, uses in _offered(game, inst, phase):
         if len(ab.choose) == 1 and ab.choose[0].base is not None:
             unsure.extend(Action("ability", key, (v,)) for v in dict.fromkeys(ab.choose[0].base(ctx)))
@@ -250,7 +254,7 @@ class Kind(NamedTuple):
     ask these, so no condition is written twice."""
 
     guard: Callable[[Game, RaceInst], bool]
-    options: Callable[[Game, RaceInst], Iterable[Any]]
+    options: Callable[[Game, RaceInst], list]  # a new list each time
     allows: Callable[[Game, RaceInst, Any], Any] | None = None
 
 
@@ -275,8 +279,8 @@ def _may_gather(game: Game, inst: RaceInst, r: Any) -> bool:
         and value(game, "redeploy.gather", inst, target=r)
 
 
-def _pick_options(game: Game, inst: Any) -> range:
-    return range(len(game.visible_combos()))
+def _pick_options(game: Game, inst: Any) -> list[int]:
+    return list(range(len(game.visible_combos())))
 
 
 def _may_pick(game: Game, inst: Any, k: Any) -> bool:
@@ -286,8 +290,8 @@ def _may_pick(game: Game, inst: Any, k: Any) -> bool:
         and game.may_pick(game.current, offers[k][0])
 
 
-def _none(game: Game, inst: Any) -> tuple:
-    return (None,)
+def _none(game: Game, inst: Any) -> list:
+    return [None]
 
 
 def _regions(game: Game, inst: RaceInst) -> list[int]:
@@ -375,7 +379,7 @@ def sample(game: Game, rng: random.Random) -> tuple[Action, Any] | None:
             args = rule.options(game, inst)
             groups.append(("", args, None))
         else:
-            args = list(rule.options(game, inst))
+            args = rule.options(game, inst)  # a new list: rejected arguments are taken out of it
             groups.append((kind, args, rule.allows))
         total += len(args)
     while total:

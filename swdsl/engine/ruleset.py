@@ -128,11 +128,13 @@ class Ruleset:
     copied: dict[tuple[str, str], Content] = attrs.field(factory=dict)  # (wearer, original): rules as worn
     hooked_markers: frozenset[str] = frozenset()
     marker_stats: frozenset[str] = frozenset()  # stats some relic or place modifies
+    board_stats: frozenset[str] = frozenset()  # stats edition rules or relics and places modify (for any race)
     power_stats: frozenset[str] = frozenset()  # stats some power modifies (powers can be bound to regions)
     shared_vars: dict[str, SharedVar] = attrs.field(factory=dict)  # `game var`s and `player var`s, by name
     token_markers: frozenset[str] = frozenset()  # markers that count as their holder's tokens
-    # worked out while games run, shared by them (stats.py): the edition rules' fold plans per stat,
-    # and a key per (stat, modifiers) whose fold is a per-board table
+    # worked out while games run, shared by them (stats.py): fold plans per stat, banner, power and
+    # state (content ids: the ruleset owns the content), and a key per (stat, modifiers) whose fold is a
+    # per-board table
     plans: dict = attrs.field(factory=dict, eq=False, repr=False)
     tables: dict = attrs.field(factory=dict, eq=False, repr=False)
 
@@ -159,6 +161,7 @@ class Ruleset:
         self.hooked_markers = frozenset(n for n, m in self.markers.items() if m.has_hooks or n in copiers)
         self.marker_stats = frozenset(st for m in self.markers.values() for st in m.modifiers)
         self.power_stats = frozenset(st for p in self.powers.values() for st in p.modifiers)
+        self.board_stats = frozenset(self.rule_mods) | self.marker_stats
         self.shared_vars = {v.name: v for c in everything for v in c.shared}
         self.token_markers = frozenset(n for n, m in self.markers.items() if m.counts_as_token)
 

@@ -134,7 +134,7 @@ def modified(game: Game, stat: str, inst: RaceInst | None) -> bool:
     """Could any rule change `stat` for `inst`? When not, the engine uses its base
     (and searches the frontier instead of every region, and so on)."""
     rs = game.ruleset
-    return (stat in rs.rule_mods or (inst is not None and stat in inst.mods) or stat in rs.marker_stats
+    return (stat in rs.board_stats or (inst is not None and stat in inst.mods)
             or bool(game.bound_powers) and stat in rs.power_stats)
 
 
@@ -143,7 +143,8 @@ class Plan(NamedTuple):
     was worked out from changes (its hooks, its state, powers bound to regions): a fold is then a
     loop over a short tuple, and one that depends on the map and `target` only is a per-board table."""
 
-    hooks: object  # the race's modifiers (inst.mods), its declined state and whether powers are bound: the key
+    race: object  # what it was made from (the key): the race's banner and power, its declined state,
+    power: object  # whether any power is bound to a region
     declined: bool
     bound: bool
     mods: tuple[Modifier, ...]  # edition rules', banner's and power's modifiers that apply, in fold order
@@ -155,11 +156,22 @@ class Plan(NamedTuple):
 def plan(game: Game, stat: str, inst: RaceInst | None) -> Plan:
     """The race's plan for `stat` (edition rules only for nobody), checked against what it was made from."""
     bound = bool(game.bound_powers)
-    cache = inst.fold_cache if inst is not None else game.ruleset.plans
-    p = cache.get(stat)
-    if p is None or p.bound is not bound or (inst is not None and (p.hooks is not inst.mods
-                                                                   or p.declined is not inst.declined)):
-        p = cache[stat] = _make_plan(game, stat, inst, bound)
+    if inst is None:
+        p = game.ruleset.plans.get((stat, id(None), id(None), False, bound))
+        return p if p is not None else _shared_plan(game, stat, None, bound)
+    p = inst.fold_cache.get(stat)
+    if p is None or p.bound is not bound or p.race is not inst.race or p.power is not inst.power \
+            or p.declined is not inst.declined:
+        p = inst.fold_cache[stat] = _shared_plan(game, stat, inst, bound)
+    return p
+
+
+def _shared_plan(game: Game, stat: str, inst: RaceInst | None, bound: bool) -> Plan:
+    """Races with the same banner, power and state share their plans (the ruleset keeps them)."""
+    key = (stat, id(inst and inst.race), id(inst and inst.power), bool(inst and inst.declined), bound)
+    p = game.ruleset.plans.get(key)
+    if p is None:
+        p = game.ruleset.plans[key] = _make_plan(game, stat, inst, bound)
     return p
 
 
@@ -177,7 +189,7 @@ def _make_plan(game: Game, stat: str, inst: RaceInst | None, bound: bool) -> Pla
     if mods and not held and favoured is None and stat in _CONSTANT and "target" in STATS[stat].bindings \
             and all(m.map_only == "map" or m.map_only == "adjacency" and not adjacency for m in mods):
         table = rs.tables.setdefault((stat, mods), len(rs.tables))
-    return Plan(inst.mods if inst is not None else None, bool(inst and inst.declined), bound, mods, held,
+    return Plan(inst and inst.race, inst and inst.power, bool(inst and inst.declined), bound, mods, held,
                 favoured, table)
 
 
@@ -248,8 +260,13 @@ _NOTHING = object()
 def value(game: Game, stat: str, inst: RaceInst | None, parts: list | None = None, **b) -> Any:
     """A stat's value for `inst`: its base, folded if any rule could change it (from the board's
     table when the fold depends on the map and `target` only)."""
-    p = plan(game, stat, inst)
     constant = _CONSTANT.get(stat, _NOTHING)
+    if parts is None and stat not in game.ruleset.modified_stats:  # no content modifies it: its base
+        if constant is not _NOTHING:
+            return constant
+        base = STATS[stat].base(game, inst, b)
+        return _bounded(STATS[stat], base, None) if stat in _BOUNDED else base
+    p = plan(game, stat, inst)
     if not (p.mods or p.held):
         if constant is not _NOTHING and parts is None:
             return constant
@@ -370,6 +387,8 @@ def is_immune(game: Game, region: int, attacker: RaceInst) -> bool:
 
 def region_minimum(game: Game, inst: RaceInst, region: int) -> int:
     """The fewest tokens `inst` may keep in `region` (region.minimum, at least 1)."""
+    if "region.minimum" not in game.ruleset.modified_stats:
+        return _CONSTANT["region.minimum"]
     return value(game, "region.minimum", inst, target=region)
 
 
