@@ -11,8 +11,15 @@ uses none unless a rule says `while declined` or `always`).
 
 from __future__ import annotations
 
+import functools
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 from swdsl.engine.content import Content
 from swdsl.engine.state import Game, RaceInst
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def attached(game: Game, region: int) -> list[Content]:
@@ -45,15 +52,57 @@ def any_attached(game: Game) -> bool:
     return bool(game.ruleset.hooked_markers or game.bound_powers)
 
 
+def may_hold(game: Game, name: str, on_markers: frozenset[str], on_powers: frozenset[str]) -> bool:
+    """Could held content have rules for `name` (an event, an ability phase), given what markers and
+    powers have (ruleset.held_events, …)? When not, the holdings are not looked at."""
+    return name in on_markers or bool(game.bound_powers) and name in on_powers
+
+
 def held_content(game: Game, inst: RaceInst) -> list[Content]:
-    """The content attached to the race's regions, each declaration once, in region order."""
+    """The content attached to the race's regions, each declaration once, in region order (worked
+    out once per race while legality is decided: `reading`). The list is not to be changed."""
     if not any_attached(game):
         return []
+    if _SCOPE.game is game:
+        found = _SCOPE.held.get(inst.id)
+        if found is None:
+            found = _SCOPE.held[inst.id] = _held(game, inst)
+        return found
+    return _held(game, inst)
+
+
+def _held(game: Game, inst: RaceInst) -> list[Content]:
+    rs = game.ruleset
+    hooked, bound, markers = rs.hooked_markers, game.bound_powers, game.markers
     out: list[Content] = []
-    seen: set[int] = set()
     for r in sorted(inst.regions):
-        for c in attached(game, r):
-            if id(c) not in seen:
-                seen.add(id(c))
-                out.append(c)
+        if markers[r] and not hooked.isdisjoint(n for n, *_ in markers[r]) or bound and r in bound:
+            for c in attached(game, r):
+                if not any(c is x for x in out):
+                    out.append(c)
     return out
+
+
+class _Reading(threading.local):
+    """The game whose legality is being decided in this thread, and what was worked out about it."""
+
+    game: Game | None = None
+    held: dict[int, list[Content]] = {}
+
+
+_SCOPE = _Reading()
+
+
+def reading(fn: F) -> F:
+    """`fn(game, …)` decides legality: it reads the game and never writes it, so while it runs the
+    holdings of each race are worked out once (calls inside it share them), and forgotten after."""
+    @functools.wraps(fn)
+    def scoped(game, *args):
+        if _SCOPE.game is not None:
+            return fn(game, *args)
+        _SCOPE.game, _SCOPE.held = game, {}
+        try:
+            return fn(game, *args)
+        finally:
+            _SCOPE.game = None
+    return scoped  # type: ignore[return-value]

@@ -29,7 +29,7 @@ from swdsl.engine import market, pieces, turn
 from swdsl.engine.content import Choice
 from swdsl.engine.entries import Ctx
 from swdsl.engine.events import player_races
-from swdsl.engine.holdings import any_attached, held_content
+from swdsl.engine.holdings import any_attached, held_content, may_hold, reading
 from swdsl.engine.state import Game, RaceInst
 from swdsl.engine.stats import conquest_cost, is_immune, modified, region_minimum, value
 
@@ -113,10 +113,14 @@ def _conquest_allows(kind: str):
 # ---- abilities ----------------------------------------------------------------------
 
 
-def held_abilities(game: Game, inst: RaceInst) -> tuple:
+def held_abilities(game: Game, inst: RaceInst, phase: str | None = None) -> tuple:
     """The race's own abilities, then those of the content it holds (relics,
-    places, bound powers), then the edition rules' ones."""
-    own = inst.abilities + game.ruleset.rule_abilities
+    places, bound powers), then the edition rules' ones (with `phase`: the held
+    ones only if some held content has abilities in that phase)."""
+    rs = game.ruleset
+    own = inst.abilities + rs.rule_abilities
+    if phase is not None and not may_hold(game, phase, rs.held_phases, rs.power_phases):
+        return own
     held = held_content(game, inst)
     return own + tuple(a for c in held for a in c.abilities) if held else own
 
@@ -160,7 +164,7 @@ def _offered(game: Game, inst: RaceInst, phase: str, key_wanted: str | None = No
     if phase not in game.ruleset.ability_phases:
         return
     for user, suffix in ability_users(game, inst):
-        for ab in held_abilities(game, user):
+        for ab in held_abilities(game, user, phase):
             key = ab.key + suffix
             if ab.phase != phase or not user.scope_ok(ab.scope) or (key_wanted is not None and key != key_wanted):
                 continue
@@ -206,8 +210,8 @@ def ability_candidates(game: Game, inst: RaceInst, phase: str) -> tuple[list[Act
     legal: list[Action] = []
     unsure: list[Action] = []
     rs = game.ruleset
-    if phase not in rs.ability_phases or not (inst.abilities or rs.rule_abilities or rs.lasting_abilities
-                                              or any_attached(game)):
+    if phase not in rs.ability_phases or not (inst.abilities or rs.rule_abilities or rs.lasting_abilities or any_attached(
+            game) and may_hold(game, phase, rs.held_phases, rs.power_phases)):
         return legal, unsure
     for user, key, ab, ctx, uses in _offered(game, inst, phase):
         if len(ab.choose) == 1 and ab.choose[0].base is not None:
@@ -332,6 +336,7 @@ _DRAWS = {phase: [(kind, rule, "target" if kind == "conquer" else "ability" if k
           for phase, kinds in PHASES.items()}
 
 
+@reading
 def legal_actions(game: Game) -> list[Action]:
     kinds = PHASES.get(game.turn.phase)
     if not kinds or game.over:
@@ -351,6 +356,7 @@ def legal_actions(game: Game) -> list[Action]:
     return out
 
 
+@reading
 def sample(game: Game, rng: random.Random) -> tuple[Action, Any] | None:
     """A legal action drawn uniformly, with its verdict (a conquest's cost), or None if there is none.
 
@@ -411,6 +417,7 @@ def _ability_check(game: Game, inst: RaceInst, a: Action) -> bool:
     return bool(ability_actions(game, inst, ABILITY_PHASE[game.turn.phase], a))
 
 
+@reading
 def _verdict(game: Game, action: Action):
     """False if illegal; else a truthy verdict (the conquest cost for conquer/final)."""
     kind, a, b = action.kind, action.a, action.b

@@ -128,7 +128,13 @@ class Ruleset:
     copied: dict[tuple[str, str], Content] = attrs.field(factory=dict)  # (wearer, original): rules as worn
     hooked_markers: frozenset[str] = frozenset()
     marker_stats: frozenset[str] = frozenset()  # stats some relic or place modifies
-    board_stats: frozenset[str] = frozenset()  # stats edition rules or relics and places modify (for any race)
+    # what content held through regions (markers and the rules they wear; powers bound to regions) has:
+    # anything else never looks at holdings, so a relic does not slow every event or stat
+    held_events: frozenset[str] = frozenset()
+    held_phases: frozenset[str] = frozenset()  # phases of their abilities
+    held_vars: bool = False  # some held content has variables
+    power_events: frozenset[str] = frozenset()
+    power_phases: frozenset[str] = frozenset()
     power_stats: frozenset[str] = frozenset()  # stats some power modifies (powers can be bound to regions)
     shared_vars: dict[str, SharedVar] = attrs.field(factory=dict)  # `game var`s and `player var`s, by name
     token_markers: frozenset[str] = frozenset()  # markers that count as their holder's tokens
@@ -161,7 +167,12 @@ class Ruleset:
         self.hooked_markers = frozenset(n for n, m in self.markers.items() if m.has_hooks or n in copiers)
         self.marker_stats = frozenset(st for m in self.markers.values() for st in m.modifiers)
         self.power_stats = frozenset(st for p in self.powers.values() for st in p.modifiers)
-        self.board_stats = frozenset(self.rule_mods) | self.marker_stats
+        held = [*self.markers.values(), *self.copied.values()]
+        self.held_events = frozenset(event for c in held for event in c.triggers)
+        self.held_phases = frozenset(a.phase for c in held for a in c.abilities)
+        self.held_vars = any(c.variables for c in [*held, *self.powers.values()])
+        self.power_events = frozenset(event for p in self.powers.values() for event in p.triggers)
+        self.power_phases = frozenset(a.phase for p in self.powers.values() for a in p.abilities)
         self.shared_vars = {v.name: v for c in everything for v in c.shared}
         self.token_markers = frozenset(n for n, m in self.markers.items() if m.counts_as_token)
 

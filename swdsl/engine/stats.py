@@ -132,10 +132,14 @@ _FAVOURED = {
 
 def modified(game: Game, stat: str, inst: RaceInst | None) -> bool:
     """Could any rule change `stat` for `inst`? When not, the engine uses its base
-    (and searches the frontier instead of every region, and so on)."""
+    (and searches the frontier instead of every region, and so on). Content held
+    through regions counts only if the race holds some that modifies the stat."""
     rs = game.ruleset
-    return (stat in rs.board_stats or (inst is not None and stat in inst.mods)
-            or bool(game.bound_powers) and stat in rs.power_stats)
+    if stat in rs.rule_mods or inst is not None and stat in inst.mods:
+        return True
+    if inst is None or not (stat in rs.marker_stats or game.bound_powers and stat in rs.power_stats):
+        return False
+    return any(stat in c.modifiers for c in held_content(game, inst))
 
 
 class Plan(NamedTuple):

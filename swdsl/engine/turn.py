@@ -14,7 +14,7 @@ from __future__ import annotations
 from swdsl.engine import chance, market
 from swdsl.engine.entries import Ctx
 from swdsl.engine.events import fire, fire_each, player_races, run_trigger
-from swdsl.engine.holdings import defenders, held_content
+from swdsl.engine.holdings import any_attached, defenders, held_content
 from swdsl.engine.pieces import (
     attacked,
     enter,
@@ -207,8 +207,9 @@ def begin_turn(game: Game) -> None:
     for inst in game.races.values():
         inst.turn_tags.clear()
     races = player_races(game, seat)
+    held_vars = game.ruleset.held_vars and any_attached(game)
     for inst in races:
-        for c in (inst.race, inst.power, *held_content(game, inst)):
+        for c in (inst.race, inst.power, *(held_content(game, inst) if held_vars else ())):
             if c is not None:
                 for name, (init, reset) in c.variables.items():
                     if reset == "turn":
