@@ -21,6 +21,7 @@ from the frontier unless a rule makes more regions reachable) and `is_legal`
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from typing import Any, NamedTuple, cast
@@ -72,12 +73,13 @@ def conquerable(game: Game, inst: RaceInst, r: int) -> bool:
 
 
 def can_target(game: Game, inst: RaceInst, r: int) -> bool:
-    """May `inst` attack `r` at all, whatever the cost?"""
-    if not conquerable(game, inst, r):
-        return False
+    """May `inst` attack `r` at all, whatever the cost? (Reach first: it rules out the most regions.)"""
     if inst.regions:
-        return bool(value(game, "conquest.reachable", inst, target=r))
-    return bool(value(game, "conquest.entry", inst, target=r))
+        if not value(game, "conquest.reachable", inst, target=r):
+            return False
+    elif not value(game, "conquest.entry", inst, target=r):
+        return False
+    return conquerable(game, inst, r)
 
 
 def conquest_verdict(game: Game, inst: RaceInst, r: int) -> tuple[str, int] | None:
@@ -204,21 +206,23 @@ def ability_actions(game: Game, inst: RaceInst, phase: str, only: Action | None 
     return out
 
 
-def ability_candidates(game: Game, inst: RaceInst, phase: str) -> tuple[list[Action], list[Action]]:
-    """(legal, to check): the abilities on offer in `phase`, those with one choice among a `where`
-    selection given for each value it filters, to be checked one by one (sample)."""
+def ability_candidates(game: Game, inst: RaceInst, phase: str) -> tuple[list[Action], list[tuple]]:
+    """(legal, unlisted): the abilities on offer in `phase`; those with one choice among a `where`
+    selection are not listed but given as (key, the values it filters, a function listing its
+    legal actions), for `sample` to list only if it draws one of them."""
     legal: list[Action] = []
-    unsure: list[Action] = []
+    unlisted: list[tuple] = []
     rs = game.ruleset
     if phase not in rs.ability_phases or not (inst.abilities or rs.rule_abilities or rs.lasting_abilities or any_attached(
             game) and may_hold(game, phase, rs.held_phases, rs.power_phases)):
-        return legal, unsure
+        return legal, unlisted
     for user, key, ab, ctx, uses in _offered(game, inst, phase):
         if len(ab.choose) == 1 and ab.choose[0].base is not None:
-            unsure.extend(Action("ability", key, (v,)) for v in dict.fromkeys(ab.choose[0].base(ctx)))
+            unlisted.append((key, list(dict.fromkeys(ab.choose[0].base(ctx))),
+                             functools.partial(_combos, game, user, key, ab, ctx, uses, None)))
         else:
             legal.extend(_combos(game, user, key, ab, ctx, uses, None))
-    return legal, unsure
+    return legal, unlisted
 
 
 def decision_actions(game: Game) -> list[Action]:
@@ -361,42 +365,47 @@ def sample(game: Game, rng: random.Random) -> tuple[Action, Any] | None:
     """A legal action drawn uniformly, with its verdict (a conquest's cost), or None if there is none.
 
     Why: a bot that needs one action should not price every target. The arguments worth trying
-    (each legal action among them once) are drawn at random and checked one at a time, a rejected
-    one set apart: the first to pass is uniform among the legal actions. A conquest target stands
-    for `conquer` and `final` together (at most one of them is legal)."""
+    (each legal action among them once, and maybe others) are drawn at random and checked one at a
+    time, a rejected one set apart: the first to pass is uniform among the legal actions, whichever
+    illegal ones were set apart on the way. A conquest target stands for `conquer` and `final`
+    together (at most one is legal); an ability choosing among a `where` selection stands for
+    each value the selection filters, and is listed the first time one of them is drawn."""
     draws = _DRAWS.get(game.turn.phase)
     if draws is None or game.over:
         return None
     inst: RaceInst = game.turn.acting  # type: ignore[assignment]
     groups: list[tuple[str, list, Any]] = []  # (kind, arguments, check): check None when all are legal
-    total = 0
     for kind, rule, how in draws:
         if not rule.guard(game, inst):
             continue
         if how == "target":
-            args: list = candidates(game, inst)
-            groups.append(("target", args, _target))
+            groups.append(("target", candidates(game, inst), _target))
         elif how == "ability":
-            args, unsure = ability_candidates(game, inst, ABILITY_PHASE[game.turn.phase])
-            groups.append(("", args, None))
-            groups.append(("", unsure, _ability_check))
-            total += len(unsure)
+            legal, unlisted = ability_candidates(game, inst, ABILITY_PHASE[game.turn.phase])
+            groups.append(("", legal, None))
+            groups += [("unlisted", values, (key, lister)) for key, values, lister in unlisted]
         elif how == "whole":
-            args = rule.options(game, inst)
-            groups.append(("", args, None))
+            groups.append(("", rule.options(game, inst), None))
         else:
-            args = rule.options(game, inst)  # a new list: rejected arguments are taken out of it
-            groups.append((kind, args, rule.allows))
-        total += len(args)
+            groups.append((kind, rule.options(game, inst), rule.allows))  # new lists: rejections leave them
+    total = sum(len(args) for _, args, _ in groups)
     while total:
-        i = int(rng.random() * total)
-        for kind, args, check in groups:
+        i = int(rng.random() * total)  # uniform to within 2**-53
+        for g, (kind, args, check) in enumerate(groups):
             if i < len(args):
                 break
             i -= len(args)
         a = args[i]
         if check is None:
             return (Action(kind, a) if kind else a), None
+        if kind == "unlisted":  # the ability's legal actions replace the values it stood for
+            key, lister = check
+            listed = lister()
+            if Action("ability", key, (a,)) in listed:
+                return Action("ability", key, (a,)), None
+            groups[g] = ("", listed, None)
+            total += len(listed) - len(args)
+            continue
         verdict = check(game, inst, a)
         if verdict:
             if kind == "target":
@@ -411,10 +420,6 @@ def sample(game: Game, rng: random.Random) -> tuple[Action, Any] | None:
 def _target(game: Game, inst: RaceInst, r: int) -> tuple[Action, int] | None:
     v = conquest_verdict(game, inst, r)
     return None if v is None else (Action(v[0], r), v[1])
-
-
-def _ability_check(game: Game, inst: RaceInst, a: Action) -> bool:
-    return bool(ability_actions(game, inst, ABILITY_PHASE[game.turn.phase], a))
 
 
 @reading

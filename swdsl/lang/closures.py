@@ -135,7 +135,7 @@ class ExprCompiler:
         return lambda ctx: f(a(ctx), b(ctx))
 
     def _filtered(self, e: ast.Filtered):
-        base, cond, name = self.expr(e.base), self.expr(e.cond), e.name
+        base, cond, name = self.candidates(e), self.expr(e.cond), e.name
 
         def filtered(ctx):
             saved = ctx.it
@@ -151,6 +151,48 @@ class ExprCompiler:
         if isinstance(e.base, ast.RegionSet) and e.base.qual == "all" and self.static(e.cond):
             return _per_board(filtered, reads_adjacency(e.cond))
         return filtered
+
+    def candidates(self, e: ast.Filtered):
+        """The values a `where` tests: its base; but for `regions where … borders X …` (X not
+        depending on the element) only the regions bordering X, in order, for a race that declares no
+        adjacency of its own: the others cannot pass, and X is often a race's few regions."""
+        base = self.expr(e.base)
+        if not (isinstance(e.base, ast.RegionSet) and e.base.qual == "all"):
+            return base
+        near = next((c.operand for c in _conjuncts(e.cond) if isinstance(c, ast.Test) and c.kind != "is_not"
+                     and c.subject is None and self.res.get(id(c), ("",))[0] == "borders"
+                     and not self._mentions_element(c.operand, e.name)), None)
+        if near is None:
+            return base
+        other = self.expr(near)
+
+        def bordering(ctx):
+            if _declares_adjacency(ctx):
+                return base(ctx)
+            x = other(ctx)
+            if x is None:
+                return ()
+            nb = ctx.game.board.neighbours
+            return sorted(nb[x] if isinstance(x, int) else set().union(*(nb[r] for r in x)))
+        return bordering
+
+    def _mentions_element(self, e, name: str | None) -> bool:
+        """Whether `e` reads the element a `where` is testing (`it`, its `as` name), outside the
+        `where`s nested in it (which test elements of their own)."""
+        stack = [e]
+        while stack:
+            n = stack.pop()
+            res = self.res.get(id(n), ("",))
+            if isinstance(n, ast.Ref) and (res[0] in ("it", "attr_it", "state_it") or res == ("binding", name)):
+                return True
+            if isinstance(n, ast.Test) and n.subject is None:
+                return True
+            if isinstance(n, ast.Filtered):
+                stack.append(n.base)
+                continue
+            stack.extend(x for f in attrs.fields(type(n)) for v in [getattr(n, f.name)]
+                         for x in (v if isinstance(v, tuple) else (v,)) if attrs.has(type(x)))
+        return False
 
     def static(self, e, fixed: frozenset[str] = frozenset()) -> bool:
         """True if `e` depends only on the map (terrain, symbols, edge, borders)
@@ -260,6 +302,13 @@ def _looks_like(names: frozenset[str], region: bool) -> Callable[[Ctx, Any], boo
 
 
 _MISSING = object()
+
+
+def _conjuncts(e) -> list:
+    """The parts of `a and b and …` (e itself if it is no `and`)."""
+    if isinstance(e, ast.BoolOp) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
 
 
 def reads_adjacency(e) -> bool:

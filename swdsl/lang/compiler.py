@@ -126,13 +126,9 @@ class Compiler(ExprCompiler):
         return lambda ctx: sorted(fn(ctx))
 
     def unfiltered(self, sel: ast.Expr):
-        """The set a `where` selection filters (every region for `regions where …`), or None: a bot
-        drawing one action checks one of its values instead of listing the options."""
-        if not isinstance(sel, ast.Filtered):
-            return None
-        if isinstance(sel.base, ast.RegionSet) and sel.base.qual == "all":
-            return lambda ctx: range(len(ctx.game.board))
-        return self.expr(sel.base)
+        """The values a `where` selection tests (closures.candidates), or None: a bot drawing one
+        action checks one of them instead of listing the options."""
+        return self.candidates(sel) if isinstance(sel, ast.Filtered) else None
 
     def is_option(self, sel: ast.Expr):
         """Whether one value is among a selection's options, testing the
