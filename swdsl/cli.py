@@ -68,11 +68,11 @@ def _packs_arg(packs: tuple[str, ...]) -> list[str]:
 
 
 def _ruleset_or_exit(refs: list[str]):
-    """The compiled packs, or their diagnostics and exit 1."""
-    from swdsl.packs.loader import load_ruleset
+    """The compiled packs (loaded once per process: sim.ruleset), or their diagnostics and exit 1."""
+    from swdsl.sim import ruleset
 
     try:
-        return load_ruleset(refs)
+        return ruleset(tuple(refs))
     except PackError as err:
         _show([_relative(d) for d in err.diagnostics], {})
         sys.exit(1)

@@ -11,15 +11,9 @@ uses none unless a rule says `while declined` or `always`).
 
 from __future__ import annotations
 
-import functools
-import threading
-from collections.abc import Callable
-from typing import Any, TypeVar
-
+from swdsl.engine import caches
 from swdsl.engine.content import Content
 from swdsl.engine.state import Game, RaceInst
-
-F = TypeVar("F", bound=Callable[..., Any])
 
 
 def attached(game: Game, region: int) -> list[Content]:
@@ -60,15 +54,16 @@ def may_hold(game: Game, name: str, on_markers: frozenset[str], on_powers: froze
 
 def held_content(game: Game, inst: RaceInst) -> list[Content]:
     """The content attached to the race's regions, each declaration once, in region order (worked
-    out once per race while legality is decided: `reading`). The list is not to be changed."""
+    out once per race while the game is only read: caches.reading). The list is not to be changed."""
     if not any_attached(game):
         return []
-    if _SCOPE.game is game:
-        found = _SCOPE.held.get(inst.id)
-        if found is None:
-            found = _SCOPE.held[inst.id] = _held(game, inst)
-        return found
-    return _held(game, inst)
+    memo = caches.kept(game)
+    if memo is None:
+        return _held(game, inst)
+    found = memo.get(inst)
+    if found is None:
+        found = memo[inst] = _held(game, inst)
+    return found
 
 
 def _held(game: Game, inst: RaceInst) -> list[Content]:
@@ -81,28 +76,3 @@ def _held(game: Game, inst: RaceInst) -> list[Content]:
                 if not any(c is x for x in out):
                     out.append(c)
     return out
-
-
-class _Reading(threading.local):
-    """The game whose legality is being decided in this thread, and what was worked out about it."""
-
-    game: Game | None = None
-    held: dict[int, list[Content]] = {}
-
-
-_SCOPE = _Reading()
-
-
-def reading(fn: F) -> F:
-    """`fn(game, …)` decides legality: it reads the game and never writes it, so while it runs the
-    holdings of each race are worked out once (calls inside it share them), and forgotten after."""
-    @functools.wraps(fn)
-    def scoped(game, *args):
-        if _SCOPE.game is not None:
-            return fn(game, *args)
-        _SCOPE.game, _SCOPE.held = game, {}
-        try:
-            return fn(game, *args)
-        finally:
-            _SCOPE.game = None
-    return scoped  # type: ignore[return-value]

@@ -26,11 +26,11 @@ import random
 from collections.abc import Callable
 from typing import Any, NamedTuple, cast
 
-from swdsl.engine import market, pieces, turn
+from swdsl.engine import caches, market, pieces, turn
 from swdsl.engine.content import Choice
 from swdsl.engine.entries import Ctx
 from swdsl.engine.events import player_races
-from swdsl.engine.holdings import any_attached, held_content, may_hold, reading
+from swdsl.engine.holdings import any_attached, held_content, may_hold
 from swdsl.engine.state import Game, RaceInst
 from swdsl.engine.stats import conquest_cost, is_immune, modified, region_minimum, value
 
@@ -340,7 +340,7 @@ _DRAWS = {phase: [(kind, rule, "target" if kind == "conquer" else "ability" if k
           for phase, kinds in PHASES.items()}
 
 
-@reading
+@caches.reads
 def legal_actions(game: Game) -> list[Action]:
     kinds = PHASES.get(game.turn.phase)
     if not kinds or game.over:
@@ -360,7 +360,7 @@ def legal_actions(game: Game) -> list[Action]:
     return out
 
 
-@reading
+@caches.reads
 def sample(game: Game, rng: random.Random) -> tuple[Action, Any] | None:
     """A legal action drawn uniformly, with its verdict (a conquest's cost), or None if there is none.
 
@@ -422,7 +422,7 @@ def _target(game: Game, inst: RaceInst, r: int) -> tuple[Action, int] | None:
     return None if v is None else (Action(v[0], r), v[1])
 
 
-@reading
+@caches.reads
 def _verdict(game: Game, action: Action):
     """False if illegal; else a truthy verdict (the conquest cost for conquer/final)."""
     kind, a, b = action.kind, action.a, action.b

@@ -28,6 +28,7 @@ from typing import Any, NamedTuple
 
 import attrs
 
+from swdsl.engine import caches
 from swdsl.engine.content import Modifier
 from swdsl.engine.entries import Ctx, Stat
 from swdsl.engine.holdings import defenders, held_content
@@ -160,6 +161,8 @@ class Plan(NamedTuple):
 def plan(game: Game, stat: str, inst: RaceInst | None) -> Plan:
     """The race's plan for `stat` (edition rules only for nobody), checked against what it was made from."""
     bound = bool(game.bound_powers)
+    if not caches.ON:
+        return _make_plan(game, stat, inst, bound)
     if inst is None:
         p = game.ruleset.plans.get((stat, id(None), id(None), False, bound))
         return p if p is not None else _shared_plan(game, stat, None, bound)
@@ -278,7 +281,7 @@ def value(game: Game, stat: str, inst: RaceInst | None, parts: list | None = Non
         if parts is not None:
             parts.append(("base", "set", base, base, base))
         return _bounded(STATS[stat], base, parts) if stat in _BOUNDED else base
-    if p.table is not None and parts is None:
+    if p.table is not None and parts is None and caches.ON:
         table = game.board.memo.get(p.table)
         if table is None:
             table = game.board.memo[p.table] = [_NOTHING] * len(game.board)
@@ -375,6 +378,17 @@ def _cost_bindings(region: int, empty: bool) -> dict[str, Any]:
 def conquest_cost(game: Game, inst: RaceInst, region: int, parts: list | None = None, empty: bool = False) -> int:
     """What conquering `region` costs `inst`; `empty` (or its conquest.as_empty) prices it as if it held no
     race token."""
+    memo = caches.kept(game) if parts is None else None
+    if memo is None:
+        return _conquest_cost(game, inst, region, parts, empty)
+    key = (inst, region, empty)
+    cost = memo.get(key)
+    if cost is None:
+        cost = memo[key] = _conquest_cost(game, inst, region, None, empty)
+    return cost
+
+
+def _conquest_cost(game: Game, inst: RaceInst, region: int, parts: list | None, empty: bool) -> int:
     if not empty and "conquest.as_empty" in game.ruleset.modified_stats and modified(game, "conquest.as_empty", inst):
         empty = bool(value(game, "conquest.as_empty", inst, target=region))
     return fold(game, "conquest.cost", _cost_base(game, inst, region, parts, empty), inst,

@@ -9,6 +9,7 @@ from typing import Any
 
 import attrs
 
+from swdsl.engine import caches
 from swdsl.engine import queries as Q
 from swdsl.engine.entries import Ctx, Variable
 from swdsl.engine.stats import modified
@@ -331,7 +332,7 @@ def _declares_adjacency(ctx: Ctx) -> bool:
 def _per_target(fn, adjacency: bool):
     """Memoise a value that depends only on the map and `target`, per board and target."""
     def cached(ctx):
-        if adjacency and _declares_adjacency(ctx):
+        if adjacency and _declares_adjacency(ctx) or not caches.ON:
             return fn(ctx)
         memo = ctx.game.board.memo
         key = (cached, ctx.b.get("target"))
@@ -345,7 +346,7 @@ def _per_target(fn, adjacency: bool):
 def _per_board(fn, adjacency: bool):
     """Memoise a map-only selection in the board it was computed on."""
     def cached(ctx):
-        if adjacency and _declares_adjacency(ctx):
+        if adjacency and _declares_adjacency(ctx) or not caches.ON:
             return frozenset(fn(ctx))
         memo = ctx.game.board.memo
         got = memo.get(cached)
