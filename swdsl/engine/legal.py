@@ -264,6 +264,7 @@ class Kind(NamedTuple):
     guard: Callable[[Game, RaceInst], bool]
     options: Callable[[Game, RaceInst], list]  # a new list each time
     allows: Callable[[Game, RaceInst, Any], Any] | None = None
+    has: Callable[[Game, RaceInst, Any], bool] | None = None  # `a in options(…)`, told without listing them
 
 
 def _always(game: Game, inst: Any) -> bool:
@@ -306,23 +307,28 @@ def _regions(game: Game, inst: RaceInst) -> list[int]:
     return sorted(inst.regions)
 
 
+def _holds(game: Game, inst: RaceInst, r: Any) -> bool:
+    return r in inst.regions
+
+
 PHASES: dict[str, dict[str, Kind]] = {
     "pick": {"pick": Kind(_always, _pick_options, _may_pick)},
     "conquer": {
         "decline": Kind(_may_decline, _none),
-        "abandon": Kind(lambda game, inst: not (game.turn.conquered or inst.id in game.turn.resumed), _regions),
+        "abandon": Kind(lambda game, inst: not (game.turn.conquered or inst.id in game.turn.resumed), _regions,
+                        has=_holds),
         "conquer": Kind(lambda game, inst: inst.hand > 0, _conquests, _conquest_allows("conquer")),
         "final": Kind(lambda game, inst: inst.hand > 0, _conquests, _conquest_allows("final")),
         "ability": Kind(_always, lambda game, inst: ability_actions(game, inst, "conquest")),
         "end": Kind(_always, _none),
     },
     "redeploy": {
-        "place": Kind(lambda game, inst: inst.hand > 0, _regions),
+        "place": Kind(lambda game, inst: inst.hand > 0, _regions, has=_holds),
         "end": Kind(lambda game, inst: inst.hand <= 0 or not inst.regions, _none),
-        "gather": Kind(_always, _regions, _may_gather),
+        "gather": Kind(_always, _regions, _may_gather, _holds),
         "ability": Kind(_always, lambda game, inst: ability_actions(game, inst, "redeploy")),
     },
-    "defend": {"place": Kind(_always, _regions)},
+    "defend": {"place": Kind(_always, _regions, has=_holds)},
     "start": {"ability": Kind(_always, lambda game, inst: ability_actions(game, inst, "start")),
               "end": Kind(_always, _none)},
     "scoring": {"ability": Kind(_always, lambda game, inst: ability_actions(game, inst, "scoring")),
@@ -422,7 +428,6 @@ def _target(game: Game, inst: RaceInst, r: int) -> tuple[Action, int] | None:
     return None if v is None else (Action(v[0], r), v[1])
 
 
-@caches.reads
 def _verdict(game: Game, action: Action):
     """False if illegal; else a truthy verdict (the conquest cost for conquer/final)."""
     kind, a, b = action.kind, action.a, action.b
@@ -430,17 +435,27 @@ def _verdict(game: Game, action: Action):
     inst: RaceInst = game.turn.acting  # type: ignore[assignment]
     if rule is None or game.over or not rule.guard(game, inst):
         return False
-    if kind == "ability":
-        return bool(ability_actions(game, inst, ABILITY_PHASE[game.turn.phase], action))
-    if kind == "choose":
-        return action.a is None and isinstance(b, tuple) and action in decision_actions(game)
+    if kind in _WHOLE:
+        return _whole_verdict(game, rule, inst, action)
     if b is not None or (kind in _REGION_KINDS and not _region(game, a)) or (kind not in _REGION_KINDS
                                                                             and kind != "pick" and a is not None):
         return False
-    if rule.allows is None:
-        return a in rule.options(game, inst)
-    return rule.allows(game, inst, a) if kind in _WHOLE or kind == "pick" or a in rule.options(game, inst) \
-        else False
+    if kind != "pick" and not (rule.has(game, inst, a) if rule.has is not None else a in rule.options(game, inst)):
+        return False
+    return True if rule.allows is None else rule.allows(game, inst, a)
+
+
+@caches.reads
+def _whole_verdict(game: Game, rule: Kind, inst: RaceInst, action: Action):
+    """The verdict on an action its kind lists whole: an ability, a choice, a conquest."""
+    kind, a, b = action
+    if kind == "ability":
+        return bool(ability_actions(game, inst, ABILITY_PHASE[game.turn.phase], action))
+    if kind == "choose":
+        return a is None and isinstance(b, tuple) and action in decision_actions(game)
+    if b is not None or not _region(game, a):
+        return False
+    return rule.allows(game, inst, a)  # type: ignore[misc]
 
 
 def is_legal(game: Game, action: Action) -> bool:
