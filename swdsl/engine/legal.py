@@ -396,11 +396,11 @@ def sample(game: Game, rng: random.Random) -> tuple[Action, Any] | None:
             groups.append((kind, rule.options(game, inst), rule.allows))  # new lists: rejections leave them
     total = sum(len(args) for _, args, _ in groups)
     while total:
-        i = int(rng.random() * total)  # uniform to within 2**-53
-        for g, (kind, args, check) in enumerate(groups):
-            if i < len(args):
-                break
-            i -= len(args)
+        i, g = int(rng.random() * total), 0  # uniform to within 2**-53
+        while i >= len(groups[g][1]):
+            i -= len(groups[g][1])
+            g += 1
+        kind, args, check = groups[g]
         a = args[i]
         if check is None:
             return (Action(kind, a) if kind else a), None
