@@ -79,13 +79,14 @@ def play(game: Game, bots: list, check=None, limit: int | None = None, watchers:
     verdict); the others choose from `legal_actions`. Returns the actions played."""
     n = 0
     limit = game.ruleset.budgets.actions if limit is None else limit
+    acts = [getattr(bot, "act", None) for bot in bots]
     while not game.over and n < limit:
-        bot = bots[game.actor]
+        act = acts[game.actor]
         verdict = None
-        if hasattr(bot, "act"):
-            action, verdict = bot.act(game)
+        if act is not None:
+            action, verdict = act(game)
         else:
-            action = bot.choose(game, legal_actions(game))
+            action = bots[game.actor].choose(game, legal_actions(game))
         for w in watchers:
             w.before(game, action)
         apply_legal(game, action, verdict)

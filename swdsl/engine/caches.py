@@ -28,7 +28,7 @@ class _Reading(threading.local):
     """The game being read in this thread, and the facts worked out about it."""
 
     game: Any = None
-    memo: dict = {}
+    memo: dict | None = None  # made at the first fact kept
 
 
 _SCOPE = _Reading()
@@ -36,7 +36,12 @@ _SCOPE = _Reading()
 
 def kept(game: Any) -> dict | None:
     """The facts kept about `game` while it is only read, or None when it may change."""
-    return _SCOPE.memo if _SCOPE.game is game and ON else None
+    if _SCOPE.game is not game or not ON:
+        return None
+    memo = _SCOPE.memo
+    if memo is None:
+        memo = _SCOPE.memo = {}
+    return memo
 
 
 @contextmanager
@@ -45,11 +50,11 @@ def reading(game: Any) -> Iterator[None]:
     if _SCOPE.game is not None:
         yield
         return
-    _SCOPE.game, _SCOPE.memo = game, {}
+    _SCOPE.game = game
     try:
         yield
     finally:
-        _SCOPE.game = None
+        _SCOPE.game = _SCOPE.memo = None
 
 
 def reads(fn: F) -> F:
@@ -58,9 +63,9 @@ def reads(fn: F) -> F:
     def scoped(game, *args):
         if _SCOPE.game is not None:
             return fn(game, *args)
-        _SCOPE.game, _SCOPE.memo = game, {}
+        _SCOPE.game = game
         try:
             return fn(game, *args)
         finally:
-            _SCOPE.game = None
+            _SCOPE.game = _SCOPE.memo = None
     return scoped  # type: ignore[return-value]

@@ -167,8 +167,10 @@ def _offered(game: Game, inst: RaceInst, phase: str, key_wanted: str | None = No
         return
     for user, suffix in ability_users(game, inst):
         for ab in held_abilities(game, user, phase):
-            key = ab.key + suffix
-            if ab.phase != phase or not user.scope_ok(ab.scope) or (key_wanted is not None and key != key_wanted):
+            if ab.phase != phase or not user.scope_ok(ab.scope):
+                continue
+            key = ab.key + suffix if suffix else ab.key
+            if key_wanted is not None and key != key_wanted:
                 continue
             if user is not inst and ab.scope == "active":
                 continue
@@ -381,20 +383,26 @@ def sample(game: Game, rng: random.Random) -> tuple[Action, Any] | None:
         return None
     inst: RaceInst = game.turn.acting  # type: ignore[assignment]
     groups: list[tuple[str, list, Any]] = []  # (kind, arguments, check): check None when all are legal
+    total = 0
     for kind, rule, how in draws:
         if not rule.guard(game, inst):
             continue
         if how == "target":
-            groups.append(("target", candidates(game, inst), _target))
+            args = candidates(game, inst)
+            groups.append(("target", args, _target))
         elif how == "ability":
-            legal, unlisted = ability_candidates(game, inst, ABILITY_PHASE[game.turn.phase])
-            groups.append(("", legal, None))
-            groups += [("unlisted", values, (key, lister)) for key, values, lister in unlisted]
+            args, unlisted = ability_candidates(game, inst, ABILITY_PHASE[game.turn.phase])
+            groups.append(("", args, None))
+            for key, values, lister in unlisted:
+                groups.append(("unlisted", values, (key, lister)))
+                total += len(values)
         elif how == "whole":
-            groups.append(("", rule.options(game, inst), None))
+            args = rule.options(game, inst)
+            groups.append(("", args, None))
         else:
-            groups.append((kind, rule.options(game, inst), rule.allows))  # new lists: rejections leave them
-    total = sum(len(args) for _, args, _ in groups)
+            args = rule.options(game, inst)  # a new list: rejected arguments are taken out of it
+            groups.append((kind, args, rule.allows))
+        total += len(args)
     while total:
         i, g = int(rng.random() * total), 0  # uniform to within 2**-53
         while i >= len(groups[g][1]):
