@@ -55,8 +55,15 @@ PASS = Action("pass")
 
 def candidates(game: Game, inst: RaceInst) -> list[int]:
     """Regions worth testing as conquest targets."""
+    front = frontier(game, inst)
+    return front if front is not None else [r for r in range(len(game.board)) if r not in inst.regions]
+
+
+def frontier(game: Game, inst: RaceInst) -> list[int] | None:
+    """The regions bordering the race's, when reach is the map's borders for it (every other region
+    is out of reach), else None."""
     if not inst.regions or modified(game, "conquest.reachable", inst) or modified(game, "region.adjacent", inst):
-        return [r for r in range(len(game.board)) if r not in inst.regions]
+        return None
     nb = game.board.neighbours
     front: set[int] = set()
     for r in inst.regions:
@@ -72,20 +79,18 @@ def conquerable(game: Game, inst: RaceInst, r: int) -> bool:
     return not ((game.markers[r] or game.occupant[r] is not None) and is_immune(game, r, inst))
 
 
-def can_target(game: Game, inst: RaceInst, r: int) -> bool:
-    """May `inst` attack `r` at all, whatever the cost? (Reach first: it rules out the most regions.)"""
-    if inst.regions:
-        if not value(game, "conquest.reachable", inst, target=r):
-            return False
-    elif not value(game, "conquest.entry", inst, target=r):
+def can_target(game: Game, inst: RaceInst, r: int, near: bool = False) -> bool:
+    """May `inst` attack `r` at all, whatever the cost? (Reach first: it rules out the most regions;
+    `near`: r is on the race's frontier, in reach by the map's borders.)"""
+    if not near and not value(game, "conquest.reachable" if inst.regions else "conquest.entry", inst, target=r):
         return False
     return conquerable(game, inst, r)
 
 
-def conquest_verdict(game: Game, inst: RaceInst, r: int) -> tuple[str, int] | None:
+def conquest_verdict(game: Game, inst: RaceInst, r: int, near: bool = False) -> tuple[str, int] | None:
     """("conquer", cost) if `inst` can pay for `r`, ("final", cost) if only a
     final conquest with the die could take it (R9), None if neither."""
-    if r in inst.regions or inst.hand <= 0 or not can_target(game, inst, r):
+    if r in inst.regions or inst.hand <= 0 or not can_target(game, inst, r, near):
         return None
     cost = conquest_cost(game, inst, r)
     if cost <= inst.hand:
@@ -98,8 +103,9 @@ def conquest_verdict(game: Game, inst: RaceInst, r: int) -> tuple[str, int] | No
 
 def _conquests(game: Game, inst: RaceInst) -> list[Action]:
     out = []
-    for r in candidates(game, inst):
-        v = conquest_verdict(game, inst, r)
+    front = frontier(game, inst)
+    for r in front if front is not None else candidates(game, inst):
+        v = conquest_verdict(game, inst, r, front is not None)
         if v is not None:
             out.append(Action(v[0], r))
     return out
@@ -388,8 +394,9 @@ def sample(game: Game, rng: random.Random) -> tuple[Action, Any] | None:
         if not rule.guard(game, inst):
             continue
         if how == "target":
-            args = candidates(game, inst)
-            groups.append(("target", args, _target))
+            front = frontier(game, inst)
+            args = front if front is not None else candidates(game, inst)
+            groups.append(("target", args, _near_target if front is not None else _target))
         elif how == "ability":
             args, unlisted = ability_candidates(game, inst, ABILITY_PHASE[game.turn.phase])
             groups.append(("", args, None))
@@ -431,9 +438,13 @@ def sample(game: Game, rng: random.Random) -> tuple[Action, Any] | None:
     return None
 
 
-def _target(game: Game, inst: RaceInst, r: int) -> tuple[Action, int] | None:
-    v = conquest_verdict(game, inst, r)
+def _target(game: Game, inst: RaceInst, r: int, near: bool = False) -> tuple[Action, int] | None:
+    v = conquest_verdict(game, inst, r, near)
     return None if v is None else (Action(v[0], r), v[1])
+
+
+def _near_target(game: Game, inst: RaceInst, r: int) -> tuple[Action, int] | None:
+    return _target(game, inst, r, True)
 
 
 def _verdict(game: Game, action: Action):
