@@ -154,14 +154,17 @@ class ExprCompiler:
         return filtered
 
     def candidates(self, e: ast.Filtered):
-        """The values a `where` tests: its base; but for `regions where … borders X …` (X not
-        depending on the element) only the regions bordering X, in order, for a race that declares no
-        adjacency of its own: the others cannot pass, and X is often a race's few regions."""
+        """The values a `where` tests: its base; but for `regions where … has M …` only the regions
+        where some marker lies, and for `regions where … borders X …` (X not depending on the
+        element) only the regions bordering X, in order, for a race that declares no adjacency of its
+        own: the others cannot pass, and markers are few, X often a race's few regions."""
         base = self.expr(e.base)
         if not (isinstance(e.base, ast.RegionSet) and e.base.qual == "all"):
             return base
-        near = next((c.operand for c in _conjuncts(e.cond) if isinstance(c, ast.Test) and c.kind != "is_not"
-                     and c.subject is None and self.res.get(id(c), ("",))[0] == "borders"
+        tests = [c for c in _conjuncts(e.cond) if isinstance(c, ast.Test) and c.kind != "is_not" and c.subject is None]
+        if any(self.res.get(id(c), ("",))[0] in ("marker", "marker_kind") for c in tests):
+            return lambda ctx: [r for r, marks in enumerate(ctx.game.markers) if marks]
+        near = next((c.operand for c in tests if self.res.get(id(c), ("",))[0] == "borders"
                      and not self._mentions_element(c.operand, e.name)), None)
         if near is None:
             return base
