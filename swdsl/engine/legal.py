@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import functools
 import random
+from collections import Counter
 from collections.abc import Callable
 from typing import Any, NamedTuple, cast
 
 from swdsl.engine import caches, market, pieces, turn
 from swdsl.engine.content import Choice
 from swdsl.engine.entries import Ctx
+from swdsl.engine.errors import ContentError
 from swdsl.engine.events import player_races
 from swdsl.engine.holdings import any_attached, held_content, may_hold
 from swdsl.engine.state import Game, RaceInst
@@ -390,6 +392,7 @@ def sample(game: Game, rng: random.Random) -> tuple[Action, Any] | None:
     inst: RaceInst = game.turn.acting  # type: ignore[assignment]
     groups: list[tuple[str, list, Any]] = []  # (kind, arguments, check): check None when all are legal
     total = 0
+    args: list[Any]
     for kind, rule, how in draws:
         if not rule.guard(game, inst):
             continue
@@ -416,7 +419,7 @@ def sample(game: Game, rng: random.Random) -> tuple[Action, Any] | None:
             i -= len(groups[g][1])
             g += 1
         kind, args, check = groups[g]
-        a = args[i]
+        a: Any = args[i]
         if check is None:
             return (Action(kind, a) if kind else a), None
         if kind == "unlisted":  # the ability's legal actions replace the values it stood for
@@ -495,6 +498,8 @@ def apply(game: Game, action: Action) -> None:
 def apply_legal(game: Game, action: Action, cost: int | None = None) -> None:
     """Play an action already known to be legal (bots use this after choosing
     from legal_actions, to avoid generating them twice)."""
+    if len(game.actions) >= game.ruleset.budgets.actions:
+        _over_budget(game)
     game.actions.append(action)
     kind = action.kind
     t = game.turn
@@ -549,6 +554,20 @@ def _apply_to_region(game: Game, inst: RaceInst, kind: str, r: int, cost: int | 
         inst.hand += game.tokens[r] - keep
         game.tokens[r] = keep
         t.gathered.add(r)
+
+
+def _over_budget(game: Game) -> None:
+    """The game passed the pack's action budget: stop it, naming the ability used most (the
+    usual cause: one that nothing bounds)."""
+    budget = game.ruleset.budgets.actions
+    used = Counter(str(a[1]).split("@", 1)[0] for a in game.actions if a[0] == "ability")
+    key, times = used.most_common(1)[0] if used else ("", 0)
+    ab = next((a for c in game.ruleset.everything() for a in c.abilities if a.key == key), None)
+    what = f" (ability {ab.name} of {ab.source}, used {times} times)" if ab is not None else ""
+    raise ContentError(ab.where if ab is not None else game.ruleset.name, "SW502",
+                       f"the game passed its budget of {budget} actions{what}",
+                       "an ability used again and again is the usual cause: give it a limit (`once per turn`), or "
+                       "raise `budgets: actions` in pack.yaml if games are meant to be this long")
 
 
 def explain_illegal(game: Game, action: Action) -> str:

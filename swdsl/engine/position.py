@@ -136,6 +136,20 @@ class Position:
         g.market.powers[:0] = [power for _, power in combos]
         self.shown |= {name for combo in combos for name in combo}
 
+    def column(self, tag: str, banners: list[str]) -> None:
+        """The market column carrying `tag` starts with these banners, in order (the rest as shuffled)."""
+        g, rs = self.game, self.game.ruleset
+        index = next((i for i, tags in enumerate(rs.market.columns) if tag in tags), None)
+        if index is None:
+            raise PositionError(f"no market column carries the tag '{tag}'")
+        column = g.market.columns[index]
+        for name in banners:
+            if name not in column:
+                raise PositionError(f"race '{name}' is not in the {tag} column (or already on the table)")
+            column.remove(name)
+        column[:0] = banners
+        self.shown |= set(banners)
+
     def pile(self, powers: list[str]) -> None:
         """The powers on top of the face-down pile, in order (under the visible ones)."""
         g = self.game
@@ -166,17 +180,21 @@ class Position:
 
     def start(self, current: int = 0, round: int = 1, phase: str = "conquer") -> Game:
         """The game at `current`'s decision: with an active race, its `phase`
-        (troops already readied); without one, the combo pick."""
+        (troops already readied; `start`: the turn's start, before its `during start`
+        abilities and `turn.start` triggers); without one, the combo pick."""
         g = self.game
         if not 0 <= current < len(g.players):
             raise PositionError(f"player {current + 1} does not exist")
-        if phase not in ("conquer", "redeploy"):
-            raise PositionError(f"a position starts in the conquer or redeploy phase, not '{phase}'")
+        if phase not in ("start", "conquer", "redeploy"):
+            raise PositionError(f"a position starts in the start, conquer or redeploy phase, not '{phase}'")
         g.current, g.round = current, round
         steps = ["defend", "scoring", "score", "after", "next"]
         g.turn = TurnState(actor=current, queue=[(step, None) for step in steps])
         active = g.players[current].active
-        if active is None:
+        if phase == "start":
+            g.turn.queue = turn.turn_steps(g, current)
+            turn.advance(g)
+        elif active is None:
             g.turn.queue.insert(0, ("main", None))
             turn.advance(g)
         else:

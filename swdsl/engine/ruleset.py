@@ -74,7 +74,8 @@ class Layout:
 @attrs.frozen
 class Setup:
     """How a game for `players` starts: a fixed `board`, or a `layout` of
-    modular boards drawn at the start of each game."""
+    modular boards drawn at the start of each game; with `teams`, the players
+    form sides and a side wins (outcome.py `team_winners`)."""
 
     players: int
     board: Board | None
@@ -84,6 +85,7 @@ class Setup:
     pools: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
     seats: tuple[tuple[str, ...], ...] = ()  # per seat: the column tags it may pick from (none: any)
     layout: Layout | None = None
+    teams: tuple[str, ...] = ()  # per seat: its team (none: every player for themself)
 
     def new_board(self, rng) -> Board:
         if self.layout is not None:
@@ -114,6 +116,7 @@ class Ruleset:
     die: tuple[int, ...] = (0, 0, 0, 1, 2, 3)
     bank: int = 1000
     budgets: Budgets = Budgets()
+    team_score: str = "sum"  # how a team's score comes from its players' coins: lowest, sum or highest
     terrains: frozenset[str] = frozenset()
     symbols: frozenset[str] = frozenset()
     rule_mods: dict[str, tuple[Modifier, ...]] = attrs.field(factory=dict)
@@ -155,7 +158,7 @@ class Ruleset:
         self.rule_mods = {k: tuple(v) for k, v in mods.items()}
         self.rule_triggers = {k: tuple(v) for k, v in trigs.items()}
         self.rule_abilities = tuple(a for rule in self.rules for a in rule.abilities)
-        everything = [*self.races.values(), *self.powers.values(), *self.markers.values(), *self.rules]
+        everything = self.everything()
         self.modified_stats = frozenset(st for c in everything for st in c.modifiers)
         self.reorders = any(m.op in _LATE for c in everything for ms in c.modifiers.values() for m in ms)
         self.lasting_abilities = any(a.scope != "active" for c in everything for a in c.abilities)
@@ -175,6 +178,10 @@ class Ruleset:
         self.power_phases = frozenset(a.phase for p in self.powers.values() for a in p.abilities)
         self.shared_vars = {v.name: v for c in everything for v in c.shared}
         self.token_markers = frozenset(n for n, m in self.markers.items() if m.counts_as_token)
+
+    def everything(self) -> list[Content]:
+        """Every race, power, marker and edition rule."""
+        return [*self.races.values(), *self.powers.values(), *self.markers.values(), *self.rules]
 
     def worn_by(self, wearer: str, original: str) -> Content:
         """The rules of `original` worn by the marker `wearer` (compiled with its

@@ -14,6 +14,7 @@ from pathlib import Path
 import attrs
 
 from swdsl.diagnostics import Diagnostic, PackError, Span, did_you_mean
+from swdsl.engine.outcome import TEAM_SCORES
 from swdsl.engine.ruleset import Budgets, Layout, Market, Placement, Ruleset, Setup
 from swdsl.engine.vocabulary import EFFECTS
 from swdsl.files import MAX_RULES_BYTES, MAX_YAML_BYTES, file_kind, inside, read_text, unreadable_folders
@@ -46,10 +47,12 @@ MANIFEST_KEYS = {
     "placements": "pieces placed at setup", "pools": "hidden marker pools", "rules": "rules files (globs)",
     "boards": "modular boards: per size, the physical boards, each a list of its faces (map files)",
     "budgets": "what content may spend: trigger_runs per action, number (largest variable value), actions per game",
+    "team_score": "how a team's score comes from its players' coins: lowest, sum (the default) or highest",
 }
 SETUP_KEYS = {"map": "map file", "boards": "modular boards drawn for each game: how many of each size",
               "rounds": "number of rounds", "coins": "starting coins per player",
-              "seats": "per seat, the market column tags it may pick from"}
+              "seats": "per seat, the market column tags it may pick from",
+              "teams": "per seat, the team it plays in"}
 MARKET_KEYS = {"visible": "rows on offer", "payment": "combos (a coin on each combo above) or bank",
                "columns": "banner columns, each a list of the tags its banners carry"}
 PLACEMENT_KEYS = {"symbol": "regions with this symbol", "terrain": "regions of this terrain",
@@ -82,6 +85,7 @@ class Manifest:
     rules: list[str] = attrs.field(factory=lambda: ["**/*.sw"])
     boards: dict[str, list[list[tuple[str, object]]]] = attrs.field(factory=dict)  # size -> boards -> (face path, node)
     budgets: dict[str, int] = attrs.field(factory=dict)
+    team_score: tuple[str, object] | None = None  # (lowest | sum | highest, its yaml node)
     broken: bool = False  # pack.yaml could not be read: its vocabulary is unknown
 
 
@@ -208,6 +212,13 @@ def read_manifest(folder: Path, diags: list[Diagnostic], sources: dict[str, str]
         columns = tuple(tuple(_names(rd, n, "column tag")) for n in rd.sequence(f["columns"][1], "columns")) \
             if "columns" in f else ()
         m.market = Market(visible or 6, payment, columns)
+    if "team_score" in top:
+        node = top["team_score"][1]
+        how = rd.text(node, "team_score")
+        if how in TEAM_SCORES:
+            m.team_score = (how, node)
+        elif how is not None:
+            rd.error(node, "SW251", f"unknown team_score '{how}'", "use `lowest`, `sum` or `highest`")
     if "setup" in top:
         for count, (knode, vnode) in rd.mapping(top["setup"][1], "setup").items():
             if not count.isdigit() or not 1 <= int(count) <= 8:
@@ -230,6 +241,7 @@ def read_manifest(folder: Path, diags: list[Diagnostic], sources: dict[str, str]
             entry["coins"] = rd.integer(f["coins"][1], "coins", 0, MAX_COINS) if "coins" in f else 5
             entry["seats"] = tuple(tuple(_names(rd, n, "seat tag")) for n in rd.sequence(f["seats"][1], "seats")) \
                 if "seats" in f else ()
+            entry["teams"] = tuple(_names(rd, f["teams"][1], "team")) if "teams" in f else ()
             m.setup[int(count)] = entry
     if "placements" in top:
         for node in rd.sequence(top["placements"][1], "placements"):
@@ -292,7 +304,8 @@ def load_packs(refs: list[str]) -> LoadedPack:
     """Load and compile packs (a mix when several); never raises on bad input."""
     diags: list[Diagnostic] = []
     sources: dict[str, str] = {}
-    manifests: list[Manifest] = []
+    manifests: list[Manifest] = []  # required packs first: the order rules fold and pieces are placed in
+    ranked: list[Manifest] = []  # a pack before the packs it requires: whose market, die, setups… count
     seen: set[Path] = set()
 
     def add(ref: str, via: Manifest | None = None, node=None) -> None:
@@ -316,6 +329,7 @@ def load_packs(refs: list[str]) -> LoadedPack:
         m = read_manifest(folder, diags, sources)
         if m is None:
             return
+        ranked.append(m)
         for req, req_node in zip(m.requires, m.requires_nodes):
             add(req, m, req_node)
         manifests.append(m)
@@ -374,7 +388,13 @@ def load_packs(refs: list[str]) -> LoadedPack:
     diags.extend(unused_markers(unique, checked, placed))
     limits = {d.name: int(i.args[0]) for d in unique for i in d.items
               if isinstance(i, ast.Prop) and i.name == "limit" and i.args and isinstance(i.args[0], int)}
-    setups = _setups(manifests, names, diags, sources, limits)
+    setups = _setups(manifests, ranked, names, diags, sources, limits)
+    team_score = next((m.team_score for m in ranked if m.team_score), None)
+    if team_score and not any(s.teams for s in setups.values()):
+        manifest = next(m for m in ranked if m.team_score is team_score)
+        Reader(str(manifest.path / "pack.yaml"), diags).warning(
+            team_score[1], "SW252", "`team_score` says how teams score, and no setup gives teams",
+            "give the players teams in their setups (`teams: [red, blue]`), or leave `team_score` out")
     ruleset = None
     if not any(d.is_error for d in diags):
         contents = compile_decls(unique, checked)
@@ -387,9 +407,10 @@ def load_packs(refs: list[str]) -> LoadedPack:
             rules=[c for c in contents if c.kind == "rule"],
             copied=compile_copies(unique, checked, contents),
             setups=setups,
-            market=next((m.market for m in manifests if m.market), Market()),
-            die=next((m.die for m in manifests if m.die), (0, 0, 0, 1, 2, 3)),
-            bank=next((m.coins for m in manifests if m.coins), 1000),
+            market=next((m.market for m in ranked if m.market), Market()),
+            die=next((m.die for m in ranked if m.die), (0, 0, 0, 1, 2, 3)),
+            bank=next((m.coins for m in ranked if m.coins), 1000),
+            team_score=team_score[0] if team_score else "sum",
             budgets=Budgets(**{k: v for m in manifests for k, v in m.budgets.items()}),
             terrains=frozenset(names.terrains), symbols=frozenset(names.symbols),
         )
@@ -457,10 +478,13 @@ def _equivalences(manifests: list[Manifest], names: PackNames, diags: list[Diagn
                 names.alike[n] = names.alike.get(n, frozenset({n})) | frozenset(group)
 
 
-def _setups(manifests: list[Manifest], names: PackNames, diags: list[Diagnostic],
+def _setups(manifests: list[Manifest], ranked: list[Manifest], names: PackNames, diags: list[Diagnostic],
             sources: dict[str, str], limits: dict[str, int]) -> dict[int, Setup]:
+    """Each player count's setup from the first pack in `ranked` that gives one (a pack's own
+    setups win over those of the packs it requires); the placements and pools of every pack.
+    A setup may draw its own pack's modular boards or those of any pack in play."""
     setups: dict[int, Setup] = {}
-    bank = next((m.coins for m in manifests if m.coins), 1000)
+    bank = next((m.coins for m in ranked if m.coins), 1000)
     placements: list[Placement] = []
     pools: dict[str, tuple[str, ...]] = {}
     known_pools = {name for m in manifests for name in m.pools}
@@ -490,10 +514,15 @@ def _setups(manifests: list[Manifest], names: PackNames, diags: list[Diagnostic]
                     rd.error(node, "SW233", f"pool '{name}' names unknown marker '{member}'",
                              did_you_mean(member, names.markers))
             pools[name] = tuple(n for n, _ in members)
-    for m in manifests:
+    loaders, own = {}, {}
+    for m in ranked:
         rd = Reader(str(m.path / "pack.yaml"), diags)
-        load = lambda rel, node: _map_file(m, rel, node, rd, names, diags, sources)  # noqa: E731
-        layout = _boards(m, rd, load)
+        loaders[id(m)] = load = lambda rel, node, m=m, rd=rd: _map_file(m, rel, node, rd, names, diags, sources)
+        own[id(m)] = _boards(m, rd, load)
+    every = {size: boards for m in reversed(ranked) for size, boards in own[id(m)].items()}
+    for m in ranked:
+        rd = Reader(str(m.path / "pack.yaml"), diags)
+        load, layout = loaders[id(m)], {**every, **own[id(m)]}
         for count, entry in m.setup.items():
             if count in setups or ("map" not in entry and "boards" not in entry):
                 continue
@@ -512,13 +541,16 @@ def _setups(manifests: list[Manifest], names: PackNames, diags: list[Diagnostic]
             if seats and len(seats) != count:
                 rd.error(entry["node"], "SW237", f"setup {count} lists {len(seats)} seats",
                          "give one list of tags per player, or leave `seats` out")
+            if entry["teams"] and len(entry["teams"]) != count:
+                rd.error(entry["node"], "SW250", f"setup {count} gives {len(entry['teams'])} teams",
+                         "give one team per player, in turn order, or leave `teams` out")
             drawn = None
             if "boards" in entry:
                 drawn = _drawn_boards(rd, layout, *entry["boards"])
                 if drawn is None:
                     continue
             setups[count] = Setup(count, board, entry["rounds"] or 10, entry["coins"] or 0,
-                                  tuple(placements), dict(pools), seats, drawn)
+                                  tuple(placements), dict(pools), seats, drawn, entry["teams"])
     return setups
 
 
