@@ -43,6 +43,7 @@ class Trigger:
     where: str = ""  # file:line:col of the rule
     choose: tuple[Choice, ...] = ()  # asked of the race's player once the action that fired it is done
     optional: bool = False  # `may choose`: the player may pass
+    cancels: bool = False  # may `cancel conquest` (the engine notes a conquest's loss only if some trigger may)
 
 
 @attrs.frozen

@@ -128,6 +128,7 @@ class Ruleset:
     modified_stats: frozenset[str] = frozenset()  # stats any content modifies
     heard_events: frozenset[str] = frozenset()  # events some trigger hears: the others are not fired at all
     wide_events: frozenset[str] = frozenset()  # events some trigger hears for other races (`by ours`, `by anyone`)
+    cancels: bool = False  # some trigger may `cancel conquest`: conquests note what they change (undo.py)
     copied: dict[tuple[str, str], Content] = attrs.field(factory=dict)  # (wearer, original): rules as worn
     hooked_markers: frozenset[str] = frozenset()
     marker_stats: frozenset[str] = frozenset()  # stats some relic or place modifies
@@ -166,6 +167,7 @@ class Ruleset:
         self.heard_events = frozenset(event for c in everything for event in c.triggers)
         self.wide_events = frozenset(t.event for c in everything for ts in c.triggers.values() for t in ts
                                      if t.audience != "me")
+        self.cancels = any(t.cancels for c in everything for ts in c.triggers.values() for t in ts)
         copiers = {n for c in everything for n in c.copiers}
         self.hooked_markers = frozenset(n for n, m in self.markers.items() if m.has_hooks or n in copiers)
         self.marker_stats = frozenset(st for m in self.markers.values() for st in m.modifiers)

@@ -4,7 +4,7 @@ of a Ctx, built once; nothing walks the tree while a game runs."""
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import attrs
@@ -315,17 +315,23 @@ def _conjuncts(e) -> list:
     return [e]
 
 
+def nodes(tree) -> Iterator:
+    """Every node of `tree` (a node or a tuple of them), itself included, through nested tuples."""
+    stack = [tree]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, tuple):
+            stack.extend(n)
+        elif attrs.has(type(n)):
+            yield n
+            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)))
+
+
 def reads_adjacency(e) -> bool:
     """Whether `e` asks about adjacency (`borders`, `neighbours of`): its value is then map-only
     only for races that declare no adjacency of their own (region.adjacent)."""
-    stack = [e]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, ast.Test) and n.kind == "borders" or isinstance(n, ast.Attr) and n.name == "neighbours":
-            return True
-        stack.extend(x for f in attrs.fields(type(n)) for v in [getattr(n, f.name)]
-                     for x in (v if isinstance(v, tuple) else (v,)) if attrs.has(type(x)))
-    return False
+    return any(isinstance(n, ast.Test) and n.kind == "borders" or isinstance(n, ast.Attr) and n.name == "neighbours"
+               for n in nodes(e))
 
 
 def _declares_adjacency(ctx: Ctx) -> bool:

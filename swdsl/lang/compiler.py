@@ -20,7 +20,7 @@ from swdsl.engine.stats import shielded
 from swdsl.engine.vocabulary import DECL_PROPS, EFFECTS, STATS
 from swdsl.lang import ast
 from swdsl.lang.checker import Checked
-from swdsl.lang.closures import ExprCompiler, const, reads_adjacency
+from swdsl.lang.closures import ExprCompiler, const, nodes, reads_adjacency
 from swdsl.lang.typer import ELEMENT
 
 Run = Callable[[Ctx], Any]
@@ -71,7 +71,8 @@ class Compiler(ExprCompiler):
                 t = Trigger(item.event.text, self.opt(item.when), item.scope.kind if item.scope else "active",
                             self.block(tuple(effects)), d.name, item.audience.text if item.audience else "me",
                             self.where(item.span), tuple(chooses),
-                            any(s.optional for s in item.steps if isinstance(s, ast.Choose)))
+                            any(s.optional for s in item.steps if isinstance(s, ast.Choose)),
+                            any(isinstance(n, ast.Effect) and n.kind == "cancel_conquest" for n in nodes(item.steps)))
                 trigs.setdefault(t.event, []).append(t)
             elif isinstance(item, ast.Ability):
                 abilities.append(self.ability(d, item))
