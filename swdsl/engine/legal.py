@@ -218,8 +218,8 @@ def ability_actions(game: Game, inst: RaceInst, phase: str, only: Action | None 
 
 def ability_candidates(game: Game, inst: RaceInst, phase: str) -> tuple[list[Action], list[tuple]]:
     """(legal, unlisted): the abilities on offer in `phase`; those with one choice among a `where`
-    selection are not listed but given as (key, the values it filters, a function listing its
-    legal actions), for `sample` to list only if it draws one of them."""
+    selection are not listed but given as (the values it filters, `check(game, inst, v)`: the
+    action choosing `v` and its verdict (None), if legal): `sample` checks only the values it draws."""
     legal: list[Action] = []
     unlisted: list[tuple] = []
     rs = game.ruleset
@@ -228,11 +228,15 @@ def ability_candidates(game: Game, inst: RaceInst, phase: str) -> tuple[list[Act
         return legal, unlisted
     for user, key, ab, ctx, uses in _offered(game, inst, phase):
         if len(ab.choose) == 1 and ab.choose[0].base is not None:
-            unlisted.append((key, list(dict.fromkeys(ab.choose[0].base(ctx))),
-                             functools.partial(_combos, game, user, key, ab, ctx, uses, None)))
+            unlisted.append((list(dict.fromkeys(ab.choose[0].base(ctx))), functools.partial(_choosing, key, ab, ctx, uses)))
         else:
             legal.extend(_combos(game, user, key, ab, ctx, uses, None))
     return legal, unlisted
+
+
+def _choosing(key: str, ab, ctx: Ctx, uses: dict, game: Game, inst: RaceInst, v: Any) -> tuple[Action, None] | None:
+    found = _combos(game, ctx.me, key, ab, ctx, uses, (v,))  # type: ignore[arg-type]
+    return (found[0], None) if found else None
 
 
 def decision_actions(game: Game) -> list[Action]:
@@ -385,12 +389,14 @@ def sample(game: Game, rng: random.Random) -> tuple[Action, Any] | None:
     time, a rejected one set apart: the first to pass is uniform among the legal actions, whichever
     illegal ones were set apart on the way. A conquest target stands for `conquer` and `final`
     together (at most one is legal); an ability choosing among a `where` selection stands for
-    each value the selection filters, and is listed the first time one of them is drawn."""
+    each value the selection tests, and the value drawn is checked alone."""
     draws = _DRAWS.get(game.turn.phase)
     if draws is None or game.over:
         return None
     inst: RaceInst = game.turn.acting  # type: ignore[assignment]
-    groups: list[tuple[str, list, Any]] = []  # (kind, arguments, check): check None when all are legal
+    # (kind, arguments, check): check None when all are legal; kind "" when the arguments are actions,
+    # "whole" when check gives the action with its verdict
+    groups: list[tuple[str, list, Any]] = []
     total = 0
     args: list[Any]
     for kind, rule, how in draws:
@@ -399,12 +405,12 @@ def sample(game: Game, rng: random.Random) -> tuple[Action, Any] | None:
         if how == "target":
             front = frontier(game, inst)
             args = front if front is not None else candidates(game, inst)
-            groups.append(("target", args, _near_target if front is not None else _target))
+            groups.append(("whole", args, _near_target if front is not None else _target))
         elif how == "ability":
             args, unlisted = ability_candidates(game, inst, ABILITY_PHASE[game.turn.phase])
             groups.append(("", args, None))
-            for key, values, lister in unlisted:
-                groups.append(("unlisted", values, (key, lister)))
+            for values, check in unlisted:
+                groups.append(("whole", values, check))
                 total += len(values)
         elif how == "whole":
             args = rule.options(game, inst)
@@ -422,17 +428,9 @@ def sample(game: Game, rng: random.Random) -> tuple[Action, Any] | None:
         a: Any = args[i]
         if check is None:
             return (Action(kind, a) if kind else a), None
-        if kind == "unlisted":  # the ability's legal actions replace the values it stood for
-            key, lister = check
-            listed = lister()
-            if Action("ability", key, (a,)) in listed:
-                return Action("ability", key, (a,)), None
-            groups[g] = ("", listed, None)
-            total += len(listed) - len(args)
-            continue
         verdict = check(game, inst, a)
         if verdict:
-            if kind == "target":
+            if kind == "whole":  # the verdict is the action and its verdict
                 return verdict
             return (Action(kind, a) if kind else a), None
         args[i] = args[-1]
