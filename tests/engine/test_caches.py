@@ -1,5 +1,6 @@
 """The engine's speed devices change no result (docs/architecture.md, Speed): caches
-on and off play the same games, the per-board memo of map-only values fills, and a
+on and off play the same games (random bots, and the lab's bots, whose tactics read
+the game inside caches.reading), the per-board memo of map-only values fills, and a
 bot drawing one action (legal.sample) draws only legal ones, each of them."""
 
 import random
@@ -13,6 +14,8 @@ from swdsl.engine.legal import _verdict, apply_legal, legal_actions, sample
 from swdsl.engine.replay import checksum, record, replay
 from swdsl.engine.setup import new_game
 from swdsl.engine.stats import _NOTHING
+from swdsl.lab.heuristic import HeuristicBot
+from swdsl.lab.search import SearchBot
 from swdsl.packs.loader import load_ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,6 +47,21 @@ def test_games_with_and_without_caches_are_the_same(pack, no_caches):
         caches.ON = not caches.ON
         again = replay(rs, record(game, [pack]))
         assert checksum(again) == checksum(game), f"{pack}, seed {seed}"
+
+
+@pytest.mark.parametrize("pack", PACKS)
+def test_search_and_heuristic_bots_play_the_same_game_without_caches(pack, no_caches):
+    """The search bot's playouts and the heuristic's tactics (conquest costs, holdings kept while
+    they choose; decisions, teams) choose the same actions whatever the switch."""
+    rs = load_ruleset([pack])
+    players = min(rs.setups)
+    games = []
+    for on in (True, False):
+        caches.ON = on
+        game = new_game(rs, players, 7)
+        play(game, [SearchBot(s, 8) if s % 2 == 0 else HeuristicBot(s) for s in range(players)])
+        games.append((game.actions, checksum(game)))
+    assert games[0] == games[1]
 
 
 @pytest.mark.parametrize("pack", PACKS)
