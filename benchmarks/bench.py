@@ -6,14 +6,15 @@ of each pack in play, random bots:
   classic's at the same player count (goal: Underground, Warcraft and a mix ≥ 0.7×);
 - side by side with the peer, smawg, when a Python that has it is given (`--smawg
   PYTHON` or SWDSL_SMAWG_PYTHON; install it in a venv of its own, never here), and
-  with another checkout of swdsl (`--baseline DIR`), interleaved run by run;
+  with other checkouts of swdsl (`--baseline [NAME=]DIR`, repeatable: an older commit's
+  code and packs), interleaved run by run;
 - what one relic and two places cost a classic game (benchmarks/packs/features);
 - a search-bot decision with 100 playouts at the first pick of a 2-player game;
 - `--jobs 2` against `--jobs 1`, and `swdsl check` of every bundled pack cold and of
   one pack warm.
 
     python benchmarks/bench.py [--packs classic,underground,warcraft] [--players 2,5]
-        [--games 200] [--reps 3] [--smawg PYTHON] [--baseline DIR] [--out FILE]
+        [--games 200] [--reps 3] [--smawg PYTHON] [--baseline [NAME=]DIR ...] [--out FILE]
 
 A pack list entry may mix packs: `classic+underground+warcraft`. Every measurement runs
 in a fresh process and counts CPU time (time.process_time), so waiting for a busy
@@ -152,14 +153,12 @@ def _rates(runs: list[dict]) -> dict:
 
 
 def throughput(entries: list[str], counts: list[int], games: int, reps: int, smawg: str | None,
-               baseline: Path | None) -> dict:
-    """Per pack and player count: this checkout, the baseline and the peer, interleaved."""
+               baselines: dict[str, Path]) -> dict:
+    """Per pack and player count: this checkout, the baselines and the peer, interleaved."""
     out: dict = {}
     for entry in entries:
         for players in counts:
-            sides: dict[str, list] = {"swdsl": []}
-            if baseline is not None:
-                sides["baseline"] = []
+            sides: dict[str, list] = {"swdsl": [], **{name: [] for name in baselines}}
             peer = smawg is not None and entry == "classic"
             if peer:
                 sides["smawg"] = []
@@ -168,13 +167,13 @@ def throughput(entries: list[str], counts: list[int], games: int, reps: int, sma
                 for side in order:
                     if side == "swdsl":
                         sides[side].append(_swdsl("throughput", entry, players, games, 1))
-                    elif side == "baseline":
-                        sides[side].append(_swdsl("throughput", entry, players, games, 1, checkout=baseline))
-                    else:
+                    elif side == "smawg":
                         sides[side].append(_run([smawg, str(HERE / "peer_smawg.py"), str(players), str(games), "1"]))
+                    else:
+                        sides[side].append(_swdsl("throughput", entry, players, games, 1, checkout=baselines[side]))
             row = {side: _rates(runs) for side, runs in sides.items()}
-            for side in ("baseline", "smawg"):
-                if side in row and "error" not in row[side] and "error" not in row["swdsl"]:
+            for side in sides:
+                if side != "swdsl" and "error" not in row[side] and "error" not in row["swdsl"]:
                     row[f"ratio_to_{side}"] = {k: round(row["swdsl"][k] / row[side][k], 2) for k in
                                                ("games_per_second", "actions_per_second", "replay_actions_per_second")}
             out.setdefault(entry, {})[players] = row
@@ -195,10 +194,10 @@ def _line(row: dict) -> str:
         return f"error {s['error']}"
     text = f"{s['games_per_second']} games/s, {s['actions_per_second']:.0f} actions/s, replay " \
            f"{s['replay_actions_per_second']:.0f} actions/s"
-    for side in ("baseline", "smawg"):
-        if f"ratio_to_{side}" in row:
-            r = row[f"ratio_to_{side}"]
-            text += f"; × {side}: games {r['games_per_second']}, replay {r['replay_actions_per_second']}"
+    for side in row:
+        if side.startswith("ratio_to_"):
+            r = row[side]
+            text += f"; × {side[9:]}: games {r['games_per_second']}, replay {r['replay_actions_per_second']}"
     return text
 
 
@@ -274,20 +273,22 @@ def main() -> None:
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--smawg", default=os.environ.get("SWDSL_SMAWG_PYTHON"),
                     help="a Python that can import smawg (default: $SWDSL_SMAWG_PYTHON)")
-    ap.add_argument("--baseline", help="another checkout of swdsl, measured side by side")
+    ap.add_argument("--baseline", action="append", default=[], metavar="[NAME=]DIR",
+                    help="another checkout of swdsl, measured side by side (repeatable)")
     ap.add_argument("--jobs-games", type=int, default=2000)
     ap.add_argument("--skip", default="", help="sections to leave out: features,search,jobs,check")
     ap.add_argument("--out", default=str(HERE / "results" / "latest.json"))
     args = ap.parse_args()
     entries = [e for e in args.packs.split(",") if e]
     skip = set(args.skip.split(","))
-    baseline = Path(args.baseline).resolve() if args.baseline else None
+    baselines = {name or "baseline": Path(path).resolve()
+                 for name, _, path in (b.rpartition("=") for b in args.baseline)}
     result: dict = {"date": date.today().isoformat(), "python": platform.python_version(), "machine": machine(),
                     "load_before": round(os.getloadavg()[0], 2), "measure": "CPU seconds of one process",
                     "peer": f"smawg, side by side ({args.smawg})" if args.smawg else "no peer measured",
-                    "baseline": str(baseline) if baseline else None}
+                    "baselines": {name: str(path) for name, path in baselines.items()}}
     result["throughput"] = throughput(entries, [int(n) for n in args.players.split(",")], args.games, args.reps,
-                                      args.smawg, baseline)
+                                      args.smawg, baselines)
     if "features" not in skip:
         result["features"] = features(args.games, args.reps)
     if "search" not in skip:
