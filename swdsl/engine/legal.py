@@ -34,7 +34,7 @@ from swdsl.engine.errors import ContentError
 from swdsl.engine.events import player_races
 from swdsl.engine.holdings import any_attached, held_content, may_hold
 from swdsl.engine.state import Game, RaceInst
-from swdsl.engine.stats import conquest_cost, is_immune, modified, region_minimum, value
+from swdsl.engine.stats import conquest_cost, declares_adjacency, is_immune, modified, region_minimum, value
 
 
 class Action(NamedTuple):
@@ -64,7 +64,7 @@ def candidates(game: Game, inst: RaceInst) -> list[int]:
 def frontier(game: Game, inst: RaceInst) -> list[int] | None:
     """The regions bordering the race's, when reach is the map's borders for it (every other region
     is out of reach), else None."""
-    if not inst.regions or modified(game, "conquest.reachable", inst) or modified(game, "region.adjacent", inst):
+    if not inst.regions or modified(game, "conquest.reachable", inst) or declares_adjacency(game, inst):
         return None
     nb = game.board.neighbours
     front: set[int] = set()

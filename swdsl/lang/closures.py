@@ -12,7 +12,7 @@ import attrs
 from swdsl.engine import caches
 from swdsl.engine import queries as Q
 from swdsl.engine.entries import Ctx, Variable
-from swdsl.engine.stats import modified
+from swdsl.engine.stats import declares_adjacency
 from swdsl.engine.vocabulary import ATTRIBUTES, FORMS, FUNCTIONS, LOG_STATES, SETS, STATES, VALUES
 from swdsl.lang import ast
 
@@ -171,7 +171,7 @@ class ExprCompiler:
         other = self.expr(near)
 
         def bordering(ctx):
-            if _declares_adjacency(ctx):
+            if declares_adjacency(ctx.game, ctx.me):
                 return base(ctx)
             x = other(ctx)
             if x is None:
@@ -334,14 +334,10 @@ def reads_adjacency(e) -> bool:
                for n in nodes(e))
 
 
-def _declares_adjacency(ctx: Ctx) -> bool:
-    return ctx.me is not None and modified(ctx.game, "region.adjacent", ctx.me)
-
-
 def _per_target(fn, adjacency: bool):
     """Memoise a value that depends only on the map and `target`, per board and target."""
     def cached(ctx):
-        if adjacency and _declares_adjacency(ctx) or not caches.ON:
+        if adjacency and declares_adjacency(ctx.game, ctx.me) or not caches.ON:
             return fn(ctx)
         memo = ctx.game.board.memo
         key = (cached, ctx.b.get("target"))
@@ -355,7 +351,7 @@ def _per_target(fn, adjacency: bool):
 def _per_board(fn, adjacency: bool):
     """Memoise a map-only selection in the board it was computed on."""
     def cached(ctx):
-        if adjacency and _declares_adjacency(ctx) or not caches.ON:
+        if adjacency and declares_adjacency(ctx.game, ctx.me) or not caches.ON:
             return frozenset(fn(ctx))
         memo = ctx.game.board.memo
         got = memo.get(cached)
