@@ -27,8 +27,9 @@ class Modifier:
     source: str  # the declaration it comes from, for explain()
     origin: str = "race"  # the kind of that declaration: a shielded region ignores all but edition rules
     where: str = ""  # file:line:col of the rule
-    # what it reads: "" the game; "map" only the map and `target`; "adjacency" the map, `target` and
-    # borders (map-only for a race that declares no adjacency of its own): a fold of such modifiers is a table
+    # what it reads: "" the game; "map" only the map and the stat's regions (`target`, and `other` for
+    # region.adjacent); "adjacency" those and borders (map-only for a race that declares no adjacency of
+    # its own, and inside region.adjacent): a fold of such modifiers is a per-board table
     map_only: str = ""
 
 

@@ -192,10 +192,11 @@ def _make_plan(game: Game, stat: str, inst: RaceInst | None, bound: bool) -> Pla
         mods = tuple(sorted(mods, key=_late))
     held = inst is not None and (stat in rs.marker_stats or bound and stat in rs.power_stats)
     favoured = _FAVOURED.get(STATS[stat].favours) if "region.shielded" in rs.modified_stats else None
-    adjacency = inst is not None and modified(game, "region.adjacent", inst)
+    # borders are the map's unless the race declares its own, and always inside a region.adjacent fold
+    own_borders = stat != "region.adjacent" and inst is not None and modified(game, "region.adjacent", inst)
     table = None
-    if mods and not held and favoured is None and stat in _CONSTANT and "target" in STATS[stat].bindings \
-            and all(m.map_only == "map" or m.map_only == "adjacency" and not adjacency for m in mods):
+    if mods and (stat in _CONSTANT and "target" in STATS[stat].bindings or stat == "region.adjacent") \
+            and all(m.map_only == "map" or m.map_only == "adjacency" and not own_borders for m in mods):
         table = rs.tables.setdefault((stat, mods), len(rs.tables))
     return Plan(inst and inst.race, inst and inst.power, bool(inst and inst.declined), bound, mods, held,
                 favoured, table)
@@ -206,8 +207,7 @@ def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, A
     p = plan(game, stat, inst)
     mods = p.mods
     if p.held:
-        held = [m for c in held_content(game, inst) for m in c.modifiers.get(stat, ())  # type: ignore[arg-type]
-                if inst.scope_ok(m.scope)]  # type: ignore[union-attr]
+        held = _held_mods(game, stat, inst)
         if held:
             mods = mods + tuple(held)
             if game.ruleset.reorders:
@@ -238,6 +238,13 @@ def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, A
     if stat in _BOUNDED:
         return _bounded(STATS[stat], value, parts)
     return value
+
+
+def _held_mods(game: Game, stat: str, inst: RaceInst | None) -> list[Modifier]:
+    """The modifiers of `stat` that content the race holds adds now."""
+    if inst is None:
+        return []
+    return [m for c in held_content(game, inst) for m in c.modifiers.get(stat, ()) if inst.scope_ok(m.scope)]
 
 
 def _bounded(entry: Stat, value: Any, parts: list | None) -> Any:
@@ -282,10 +289,18 @@ def value(game: Game, stat: str, inst: RaceInst | None, parts: list | None = Non
         if parts is not None:
             parts.append(("base", "set", base, base, base))
         return _bounded(STATS[stat], base, parts) if stat in _BOUNDED else base
-    if p.table is not None and parts is None and caches.ON:
-        table = game.board.memo.get(p.table)
+    if p.table is not None and parts is None and caches.ON and not (p.held and _held_mods(game, stat, inst)) \
+            and not (p.favoured is not None and shielded(game, inst, b["target"])):  # the plan's mods alone
+        memo = game.board.memo
+        if constant is _NOTHING:  # region.adjacent: its base and modifiers read the map, `target` and `other`
+            key = (p.table, b["target"], b["other"])
+            found = memo.get(key, _NOTHING)
+            if found is _NOTHING:
+                found = memo[key] = fold(game, stat, STATS[stat].base(game, inst, b), inst, b)
+            return found
+        table = memo.get(p.table)
         if table is None:
-            table = game.board.memo[p.table] = [_NOTHING] * len(game.board)
+            table = memo[p.table] = [_NOTHING] * len(game.board)
         found = table[b["target"]]
         if found is _NOTHING:
             found = table[b["target"]] = fold(game, stat, constant, inst, b)

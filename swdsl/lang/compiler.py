@@ -87,8 +87,9 @@ class Compiler(ExprCompiler):
         targeted = "target" in STATS[m.stat.text].bindings
         when = self.per_target(m.when) if m.when is not None and targeted else self.opt(m.when)
         parts = [e for e in (m.value, m.when, m.floor, m.cap) if e is not None]
+        regions = frozenset(name for name, kind in STATS[m.stat.text].bindings.items() if kind == "region")
         map_only = ""
-        if all(self.static(e, frozenset({"target"}) if targeted else frozenset()) for e in parts):
+        if all(self.static(e, regions) for e in parts):
             map_only = "adjacency" if any(reads_adjacency(e) for e in parts) else "map"
         return Modifier(m.stat.text, m.op, self.expr(m.value), when, self.opt(m.floor), self.opt(m.cap),
                         m.scope.kind if m.scope else "active", d.name, d.kind, self.where(m.span), map_only)

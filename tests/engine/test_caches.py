@@ -93,6 +93,20 @@ def test_the_map_only_memo_fills(classic):
     assert tables and any(v is not _NOTHING for t in tables for v in t)  # whole folds of map-only modifiers
 
 
+def test_declared_adjacency_is_kept_per_pair_of_regions(classic):
+    """Underworld's `region.adjacent set true when target has cavern and other has cavern` reads the
+    map and the two regions only: its folds are kept in the board, per pair of regions."""
+    seen = 0
+    for seed in range(1, 20):
+        game = new_game(classic, 2, seed)
+        game.board.memo.clear()
+        play(game, [RandomBot(seed), RandomBot(seed + 1)])
+        if any(i.power is not None and i.power.name == "Underworld" for i in game.races.values()):
+            seen += 1
+            assert any(isinstance(k, tuple) and len(k) == 3 for k in game.board.memo)
+    assert seen
+
+
 @pytest.mark.parametrize("pack", PACKS)
 def test_sample_draws_legal_actions_and_each_of_them(pack):
     rs = load_ruleset([pack])
