@@ -5,8 +5,10 @@ The caches, and why each is always right (docs/architecture.md, Speed):
 - fold plans (stats.plan): per race and stat, checked at each use against what
   they were made from (banner, power, declined state, powers bound or not);
 - per-board tables and memos (stats.value, lang/closures.py): only values that
-  depend on the map and `target` alone (and on borders, for races declaring no
-  adjacency of their own), kept in the board, which never changes;
+  depend on the map and the stat's regions alone (`target`, and `other` for
+  region.adjacent; borders too, for races declaring no adjacency of their own and
+  inside region.adjacent), kept in the board, which never changes, and used only
+  while the race holds no content modifying the stat and no shield applies;
 - facts kept while a game is only read (`reading`): what each race holds, what
   each conquest costs. Deciding legality, and choosing among legal actions,
   reads the game and writes nothing, so these cannot change until it is over.
