@@ -40,12 +40,24 @@ def test_two_packs_on_the_command_line_mix(tmp_path):
     assert "Frogs" in loaded.ruleset.races and len(loaded.ruleset.races) == 16
 
 
-def test_clashing_names_are_reported_with_both_places(tmp_path):
+def test_a_name_two_packs_declare_keeps_both_qualified_and_says_so_at_both(tmp_path):
+    """Design decision 1 (docs/mixing.md): both declarations are kept, as `pack:Name`."""
     pack = _extras(tmp_path)
     (pack / "ratmen.sw").write_text("race Ratmen {\n  banner 8\n  supply 13\n}\n")
     loaded = load_packs([str(pack)])
-    clash = [d for d in loaded.diagnostics if d.code == "SW124"]
-    assert clash and "declared twice" in clash[0].message and "ratmen.sw" in clash[0].hint
+    clash = sorted((Path(d.path).parent.name, d.message) for d in loaded.diagnostics if d.code == "SW181")
+    assert [p for p, _ in clash] == ["extras", "races"]
+    assert "also declared by classic" in clash[0][1] and "extras:Ratmen" in clash[0][1]
+    rs = loaded.ruleset
+    assert {"classic:Ratmen", "extras:Ratmen"} <= set(rs.races) and "Ratmen" not in rs.races
+    assert rs.races["extras:Ratmen"].shown == "Ratmen" and rs.races["extras:Ratmen"].tokens == 8
+
+
+def test_one_pack_declaring_a_name_twice_is_an_error(tmp_path):
+    pack = _extras(tmp_path)
+    (pack / "frogs2.sw").write_text("race Frogs {\n  banner 8\n  supply 13\n}\n")
+    clash = [d for d in load_packs([str(pack)]).diagnostics if d.code == "SW124"]
+    assert clash and "declared twice" in clash[0].message and "frogs.sw" in clash[0].hint
 
 
 # ---- Underground pieces on classic maps (tests/lang/mixing) ------------------------------

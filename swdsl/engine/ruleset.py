@@ -16,10 +16,12 @@ class Placement:
     markers drawn from a hidden `pool` (laid `face_down` if asked) on every
     region whose terrain or symbol matches, or on `pick` of them chosen at
     random (never two bordering ones if `apart`). A race goes only where no
-    race stands, unless it `displace`s it."""
+    race stands, unless it `displace`s it. A region whose terrain or symbol is
+    one of `alike` matches too (names that count as `match` in a mix)."""
 
     match_kind: str  # terrain | symbol
     match: str
+    alike: frozenset[str] = frozenset()
     race: str = ""
     marker: str = ""
     pool: str = ""
@@ -84,6 +86,7 @@ class Setup:
     pools: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
     seats: tuple[tuple[str, ...], ...] = ()  # per seat: the column tags it may pick from (none: any)
     layout: Layout | None = None
+    discarded: frozenset[str] = frozenset()  # races and powers that make no sense on this board: never on offer
 
     def new_board(self, rng) -> Board:
         if self.layout is not None:
@@ -131,6 +134,9 @@ class Ruleset:
     power_stats: frozenset[str] = frozenset()  # stats some power modifies (powers can be bound to regions)
     shared_vars: dict[str, SharedVar] = attrs.field(factory=dict)  # `game var`s and `player var`s, by name
     token_markers: frozenset[str] = frozenset()  # markers that count as their holder's tokens
+    # for the tools, never read by the engine: per family (race, power, piece, pool), each way a name
+    # may be written (a key, a display name, another spelling) -> the keys it may mean
+    spellings: dict[str, dict[str, tuple[str, ...]]] = attrs.field(factory=dict)
 
     def __attrs_post_init__(self) -> None:
         mods: dict[str, list[Modifier]] = {}

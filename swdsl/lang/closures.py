@@ -45,6 +45,13 @@ class ExprCompiler:
         m = getattr(self, "_" + type(e).__name__.lower())
         return m(e)
 
+    def _word(self, name: ast.Name) -> str:
+        """A marker's, pool's or piece's name as the checker resolved it (its key in a mix), read as
+        the wearer's own name where a copied relic names itself."""
+        res = self.res.get(id(name))
+        text = res[1] if res and res[0] == "key" else name.text
+        return self.rename.get(text, text)
+
     def _int(self, e: ast.Int):
         return const(e.value)
 
@@ -99,7 +106,7 @@ class ExprCompiler:
         getters = []
         for param, arg in zip(entry.params, e.args):
             if isinstance(arg, ast.Name):
-                getters.append(const(self.rename.get(arg.text, arg.text) if param.kind == "marker" else arg.text))
+                getters.append(const(self._word(arg) if param.kind == "marker" else arg.text))
             elif param.name == entry.per_element:
                 getters.append(const(self.expr(arg)))
             else:
