@@ -207,7 +207,7 @@ class ExprCompiler:
         if kind == "state":
             check = STATES[(res[1], res[2])].test
         elif kind in ("terrain_is", "terrain_in", "symbol"):
-            check = _looks_like(res[-1], region=res[0] == "symbol" or res[1] == "region")
+            check = _looks_like(res[-1], region=res[0] == "symbol" or res[1] in ("region", "terrain_of"))
         elif kind == "option_in":
             words = res[1]
             check = lambda ctx, v: v in words  # noqa: E731
@@ -229,10 +229,13 @@ class ExprCompiler:
             check = LOG_STATES[(res[1], res[2])].test
         else:
             return const(False)
-        if e.subject is None:  # the element inside `where`
+        of: ast.Expr | None = e.subject
+        if kind in ("terrain_is", "terrain_in") and res[1] == "terrain_of":  # the terrain of a region: that region
+            of = e.subject.subject if isinstance(e.subject, ast.Attr) else None  # `terrain` alone: the element's
+        if of is None:  # the element inside `where`
             test = lambda ctx: check(ctx, ctx.it)  # noqa: E731
         else:
-            subject = self.expr(e.subject)
+            subject = self.expr(of)
             if kind == "equal":
                 test = lambda ctx: check(ctx, subject(ctx))  # noqa: E731
             else:

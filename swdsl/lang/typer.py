@@ -339,6 +339,15 @@ class Typer:
         self.error(env.decl.path, e.span, "SW108", f"unknown name '{n}'", hint)
         return "?"
 
+    def of_region(self, e: ast.Test, st: str, like: frozenset[str]) -> str:
+        """What a terrain test tests: "region", a "terrain" value, or — for the terrain of a region
+        (`terrain of target is mine`, `… where terrain is mine`) when a name counts as another or
+        is also a symbol in a mix — "terrain_of": that region, its symbols included (docs/mixing.md)."""
+        res = self.out.resolved.get(id(e.subject), ())
+        mixed = len(like) > 1 or not like.isdisjoint(self.names.symbols)
+        return "terrain_of" if st == "terrain" and mixed and res[:3] in (("attr", "terrain", "region"),
+                                                                         ("attr_it", "terrain", "region")) else st
+
     def subject(self, env: _Env, e: ast.Test) -> str:
         if e.subject is None:
             if env.it is None:
@@ -364,7 +373,8 @@ class Typer:
                 return self.resolve(e, ("state", st, arg.name), "bool")
             if isinstance(arg, ast.Ref) and st in ("region", "terrain") and arg.name in self.names.terrains:
                 self.tested(env, "place", arg.name)
-                return self.resolve(e, ("terrain_is", st, arg.name, self.names.like(arg.name)), "bool")
+                like = self.names.like(arg.name)
+                return self.resolve(e, ("terrain_is", self.of_region(e, st, like), arg.name, like), "bool")
             if isinstance(arg, ast.Ref) and arg.name not in env.bindings and arg.name not in env.variables \
                     and arg.name not in V.VALUES:
                 options = list(STATES.get(st, {})) + (list(self.names.terrains) if st in ("region", "terrain") else [])
@@ -398,7 +408,8 @@ class Typer:
                     self.error(path, e.span, "SW116", f"unknown terrain '{n}'",
                                did_you_mean(n, self.names.terrains) or "terrains are declared in pack.yaml")
                 self.tested(env, "place", n)
-            return self.resolve(e, ("terrain_in", st, frozenset().union(*map(self.names.like, e.names))), "bool")
+            like = frozenset().union(*map(self.names.like, e.names))
+            return self.resolve(e, ("terrain_in", self.of_region(e, st, like), like), "bool")
         if e.kind == "has":
             n = e.names[0]
             if st == "region":
@@ -420,10 +431,9 @@ class Typer:
                            or "symbols are declared in pack.yaml, markers with `marker`")
                 return "bool"
             if st == "race":
-                key = None if n in self.names.tags else \
-                    (self.named(path, "race", n, e.span) if n in self.names.races else None)
-                if key is None and n not in self.names.tags and n in self.names.powers:
-                    key = self.named(path, "power", n, e.span)
+                family = "power" if n in self.names.powers and n not in self.names.races else "race"
+                known = n in self.names.races or n in self.names.powers or ":" in n
+                key = self.named(path, family, n, e.span) if known and n not in self.names.tags else None
                 if key == "":
                     return "bool"
                 if key is None and n not in self.names.tags:

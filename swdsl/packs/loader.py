@@ -363,7 +363,7 @@ def load_packs(refs: list[str]) -> LoadedPack:
         terrains=frozenset(names.terrains), symbols=frozenset(names.symbols), chosen=chosen)
     ruleset = mix.ruleset(mix.board_for())
     for m in manifests:
-        if m.name in mix.boards:
+        if m.name in mix.played_on:
             diags.extend(first_conquest_warnings(mix.ruleset(m.name), [m]))
     if len(manifests) > 1:
         diags.extend(mix_findings(mix, unique, manifests))
@@ -433,8 +433,9 @@ def _pack_names(manifests: list[Manifest], names: PackNames, diags: list[Diagnos
 
 
 def _rule_files(m: Manifest, diags: list[Diagnostic]) -> list[Path]:
-    """The rules files the pack's globs match (never under tests/, never outside
-    the pack folder); folders that cannot be listed are reported, not skipped."""
+    """The rules files the pack's globs match (never under tests/, never in a pack
+    folder inside this one, never outside the pack folder); folders that cannot be
+    listed are reported, not skipped."""
     for folder, reason in unreadable_folders(m.path):
         diags.append(Diagnostic(folder, Span(), "SW220", f"cannot read folder: {reason}",
                                 "rules files in it would be missing; check its permissions"))
@@ -445,7 +446,9 @@ def _rule_files(m: Manifest, diags: list[Diagnostic]) -> list[Path]:
         except (ValueError, NotImplementedError, OSError):
             continue  # a pattern glob cannot use matches nothing
         for p in found:
-            if file_kind(p) == "file" and "tests" not in p.relative_to(m.path).parts and inside(m.path, p):
+            parts = p.relative_to(m.path).parts
+            if file_kind(p) == "file" and "tests" not in parts and inside(m.path, p) and \
+                    not any(file_kind(m.path.joinpath(*parts[:i]) / "pack.yaml") == "file" for i in range(1, len(parts))):
                 files.add(p)
     return sorted(files)
 

@@ -133,6 +133,11 @@ def check(path: Path, name: str, game: Game, exp: Mapping, at: Span) -> list[Fai
         got = queue[-len(want):] if want else []
         if got != want:
             fail("stack_bottom", f"stack_bottom: expected the banner queue to end with {want}, got {queue}")
+    if "discarded" in exp:
+        got = sorted(game.market.out + game.market.discard)
+        if got != sorted(exp["discarded"]):
+            fail("discarded", f"discarded (banners set aside, badges on the discard pile): expected "
+                              f"{sorted(exp['discarded'])}, got {got}")
     for name, want in (exp.get("pools") or {}).items():
         if game.pools.get(name) != want:
             fail("pools", f"pieces of {name} left in the box: expected {want}, got {game.pools.get(name)}")

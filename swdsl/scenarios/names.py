@@ -64,6 +64,9 @@ def _expect(exp: Mapping, rs: Ruleset) -> None:
             _value(want, "power", rs, "power")
     _pairs(exp.get("market"), rs)
     _items(exp, "stack_bottom", rs, "race")
+    if isinstance(exp.get("discarded"), list):
+        exp["discarded"][:] = [key_of(rs, "race" if n in rs.spellings.get("race", {}) else "power", n)
+                               for n in exp["discarded"]]
     seats = exp.get("players")
     for want in seats.values() if isinstance(seats, Mapping) else ():
         if isinstance(want, Mapping):

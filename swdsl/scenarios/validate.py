@@ -27,7 +27,8 @@ GIVEN_KEYS = {"players", "map", "boards", "empty_board", "coins", "current", "ro
               "draws", "market", "market_coins", "pile", "phase", "face_down", "board"}
 FAMILIES = {"race": "race", "power": "power", "marker": "piece", "hidden": "pool"}  # names a mix may qualify
 EXPECT_KEYS = {"coins", "regions", "hand", "races", "cost", "legal", "illegal", "phase", "round", "current",
-               "tray", "winner", "market", "market_coins", "stack_bottom", "pools", "hidden", "players", "vars"}
+               "tray", "winner", "market", "market_coins", "stack_bottom", "pools", "hidden", "players", "vars",
+               "discarded"}
 RACE_KEYS = {"player", "race", "power", "declined", "hand", "regions", "turns", "vars"}
 REGION_FIELDS = {"race", "tokens", "markers", "player", "declined", "face_down"}
 RACE_FIELDS = {"hand", "declined", "regions", "power", "reserve", "pending"}  # and "var NAME"
@@ -361,6 +362,12 @@ class Validator:
                                    "{action: …, reason: …}")
         if "phase" in exp and exp["phase"] not in EXPECTED_PHASES:
             self.unknown(exp.span("phase", at), "phase", exp["phase"], EXPECTED_PHASES)
+        discarded = exp.get("discarded") or []
+        if self.shape(discarded, list, exp.span("discarded", at), "`discarded`"):
+            for name in discarded:
+                if name not in self.rs.races and name not in self.rs.powers:
+                    self.unknown(exp.key_spans.get("discarded", at), "race or power", name,
+                                 set(self.rs.banners) | set(self.rs.powers))
         for name in exp.get("tray") or {}:
             if name not in self.rs.races:
                 self.unknown(exp.key_spans.get("tray", at), "race", name, self.rs.races)
