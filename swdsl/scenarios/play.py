@@ -16,6 +16,7 @@ from swdsl.engine.invariants import violations
 from swdsl.engine.legal import IllegalAction, apply
 from swdsl.engine.position import Position, PositionError
 from swdsl.engine.ruleset import Ruleset
+from swdsl.engine.setup import place_setup_pieces
 from swdsl.engine.state import Game
 from swdsl.scenarios.actions import Failure, Outcome, ScenarioError, parse_step, region
 from swdsl.scenarios.document import Mapping, Sequence, read_file, span_in
@@ -107,10 +108,13 @@ def build(path: Path, given: Mapping, ruleset: Ruleset, at: Span) -> Game:
         board = setup.layout.compose(tuple(faces[str(n)] for n in given["boards"]))  # type: ignore[union-attr]
     where = at
     try:
-        pos = Position(ruleset, players, board=board, setup_pieces=pieces_too)
+        laid_by_setup = pieces_too and any(pl.pool in (given.get("draws") or {}) for pl in setup.placements)
+        pos = Position(ruleset, players, board=board, setup_pieces=pieces_too and not laid_by_setup)
         pos.script("die", list(given.get("dice") or []))
         for pool, names in (given.get("draws") or {}).items():
             pos.script(str(pool), [str(n) for n in (names if isinstance(names, list) else [names])])
+        if laid_by_setup:  # `draws` of a pool the setup lays from: the setup draws them first
+            place_setup_pieces(pos.game)
         for seat, c in enumerate(given.get("coins") or []):
             where = span_in(given["coins"], seat, at)
             pos.coins(seat, c)
