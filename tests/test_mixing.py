@@ -3,6 +3,7 @@ packs is several packs compiled together)."""
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from swdsl.cli import main
@@ -119,3 +120,190 @@ def test_a_mixed_game_plays_through_with_invariants():
     r = CliRunner().invoke(main, ["simulate", "--pack", MIXING, "--players", "3", "--games", "6",
                                   "--check-invariants"])
     assert r.exit_code == 0 and "invariants: all held" in r.output, r.output
+
+
+# ---- issue #11: a mix is one game (docs/mixing.md) -------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+MIXES = {"classic+underground": MIXING, "classic+warcraft": str(ROOT / "tests/mixes/classic-warcraft"),
+         "underground+warcraft": str(ROOT / "tests/mixes/underground-warcraft"),
+         "classic+underground+warcraft": str(ROOT / "tests/mixes/editions")}
+
+
+def test_the_short_name_means_the_pack_s_own_and_a_qualified_name_one_pack_s():
+    """Decision 1: inside a pack a name means its own declaration, then its required packs'."""
+    rs = load_packs([MIXES["classic+underground+warcraft"]]).ruleset
+    assert {"underground:Gnomes", "warcraft:Gnomes", "classic:Dwarves", "warcraft:Dwarves"} <= set(rs.races)
+    assert "Gnomes" not in rs.races and rs.races["warcraft:Gnomes"].shown == "Gnomes"
+    assert {"underground:Mining", "warcraft:Mining"} <= set(rs.powers)
+    assert {"classic:mountain", "warcraft:mountain"} <= set(rs.markers)
+    assert rs.spellings["race"]["Gnomes"] == ("underground:Gnomes", "warcraft:Gnomes")
+    assert rs.spellings["race"]["classic:Ratmen"] == ("Ratmen",)  # a unique name may be qualified too
+
+
+def test_a_name_no_pack_of_the_file_tells_apart_is_an_error_listing_the_qualified_names(tmp_path):
+    pack = tmp_path / "cairns"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("name: cairns\nrequires: [classic, warcraft]\n")
+    (pack / "a.sw").write_text("rule Cairns {\n  modify score.region by 1 when target has mountain\n}\n"
+                               "rule Tors {\n  modify score.region by 1 when target has warcraft:mountain\n}\n")
+    diags = [d for d in load_packs([str(pack)]).diagnostics if d.is_error]
+    assert [(d.code, d.span.line) for d in diags] == [("SW182", 2)]
+    assert "classic:mountain, warcraft:mountain" in diags[0].message
+
+
+def test_board_rules_apply_only_on_their_own_pack_s_board():
+    """Decision 2: Underground pieces on a classic board bring no River rule onto classic Seas."""
+    loaded = load_packs([MIXES["classic+underground+warcraft"]])
+    rules = {b: {r.name for r in loaded.ruleset_for(b).rules} for b in loaded.boards}
+    assert {"Border entry", "Water"} <= rules["classic"] and not {"Rivers", "Chasms", "Edge entry"} & rules["classic"]
+    assert {"Rivers", "Chasms", "Edge entry"} <= rules["underground"] and "Water" not in rules["underground"]
+    assert {"Entry regions", "Travel cost", "Lake and Sea"} <= rules["warcraft"]
+    for board in loaded.boards:  # the rules about races and pieces hold on every board
+        assert {"Monster lairs", "Faction bonus", "Artifacts and Legendary Places"} <= rules[board]
+
+
+def test_the_board_and_its_setup_come_from_one_pack_and_its_own_pieces_stay_on_it():
+    """Decision 3: a placement marked `board: true` runs only on its pack's board."""
+    loaded = load_packs([MIXES["classic+underground+warcraft"]])
+    assert loaded.boards == ["classic", "underground", "warcraft"] and loaded.mix.board_for(3) == "classic"
+    for board, kept in (("classic", "classic:mountain"), ("underground", "black_mountain"),
+                        ("warcraft", "warcraft:mountain")):
+        setup = loaded.ruleset_for(board).setups[3]
+        pieces_ = {pl.marker for pl in setup.placements if pl.match_kind == "terrain"}
+        assert pieces_ == {kept}, (board, pieces_)
+    assert loaded.ruleset_for("warcraft").setups[3].layout is not None
+    assert loaded.ruleset_for("classic").bank == 515 and loaded.ruleset_for("underground").bank == 106
+
+
+def test_a_mix_pack_names_its_board_and_the_default_is_the_first_with_a_setup(tmp_path):
+    assert load_packs([MIXING]).mix.board_for(2) == "classic"
+    loaded = load_packs([MIXES["underground+warcraft"]])
+    assert loaded.mix.board_for(4) == "underground" and loaded.ruleset.setups[4].board.name == "underground-4p"
+    pack = tmp_path / "uw"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("name: uw\nrequires: [underground, warcraft]\nboard: warcraft\n")
+    assert load_packs([str(pack)]).ruleset.setups[2].layout is not None
+
+
+def test_what_a_board_discards_never_reaches_the_market_and_is_said_once():
+    """Decision 4: taken out at setup (banners set aside, badges on the discard pile)."""
+    loaded = load_packs([MIXES["classic+underground+warcraft"]])
+    rs = loaded.ruleset_for("underground")
+    out = rs.setups[4].discarded
+    assert {"Kobolds", "Hill", "warcraft:Mining", "classic:Humans"} <= out and "Dwarves" not in out
+    game = new_game(rs, 4, 3)
+    offered = set(game.market.banners()) | set(game.market.powers)
+    assert not offered & out
+    assert sorted(game.market.out + game.market.discard) == sorted(out)
+    assert not violations(game)
+    why = loaded.mix.discarded("underground", 4)["Kobolds"]
+    assert why == ["it tests cavern, on no region of the map"]
+
+
+def test_a_power_only_partly_about_an_absent_terrain_is_kept():
+    """The Spiderines' case of Flocking and Quarreling (a side of `or`, a branch of `if`) needs no Chasm."""
+    loaded = load_packs([MIXING])
+    assert {"Flocking", "Quarreling"}.isdisjoint(loaded.ruleset.setups[2].discarded)
+    assert {"Flames", "Spiderines"} == loaded.ruleset.setups[2].discarded
+
+
+def test_the_checksum_sees_the_banners_a_board_set_aside():
+    from swdsl.engine.replay import checksum
+
+    rs = load_packs([MIXES["classic+underground+warcraft"]]).ruleset_for("warcraft")
+    game = new_game(rs, 2, 1)
+    before = checksum(game)
+    game.market.out.append("x")
+    assert checksum(game) != before
+
+
+def test_check_of_several_packs_checks_them_as_one_mix_too():
+    r = CliRunner().invoke(main, ["check", "classic", "underground", "warcraft"])
+    assert r.exit_code == 0, r.output
+    assert "classic+underground+warcraft (mixed) checked" in r.output
+    for code in ("SW180", "SW181", "SW185"):
+        assert f"{code} (warning)" in r.output, code
+    assert "gnomes.sw:15:6: SW181 (warning) race 'Gnomes' is also declared by underground" in r.output
+    assert "SW181" not in CliRunner().invoke(main, ["check", "classic"]).output
+
+
+def test_simulate_names_the_board_and_what_it_discards():
+    r = CliRunner().invoke(main, ["simulate", "--pack", MIXING, "--board", "underground", "--players", "2",
+                                  "--games", "2", "--check-invariants"])
+    assert r.exit_code == 0, r.output
+    assert "the board of underground, map underground-2p" in r.output
+    assert "discarded: Hill, Humans, Mounted, Underworld" in r.output and "invariants: all held" in r.output
+    bad = CliRunner().invoke(main, ["simulate", "--pack", MIXING, "--board", "warcraft"])
+    assert bad.exit_code == 2 and "SW300" in bad.output and "boards: classic, underground" in bad.output
+
+
+def test_info_of_a_mix_shows_its_board_and_what_it_discards():
+    import json
+
+    r = CliRunner().invoke(main, ["info", MIXES["classic+warcraft"], "--board", "warcraft", "--format", "json"])
+    data = json.loads(r.output)
+    assert data["board"] == "warcraft" and data["boards"] == ["classic", "warcraft"]
+    assert data["discarded"]["2"] == ["classic:Dwarves"]
+    assert {"name": "warcraft:Dwarves", "shown": "Dwarves"}.items() <= next(
+        x for x in data["races"] if x["name"] == "warcraft:Dwarves").items()
+
+
+def test_saved_games_of_a_mix_replay_exactly(tmp_path):
+    r = CliRunner().invoke(main, ["simulate", "--pack", MIXES["underground+warcraft"], "--board", "warcraft",
+                                  "--players", "3", "--games", "2", "--save-dir", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    for save in sorted(tmp_path.glob("*.json")):
+        assert '"board": "warcraft"' in save.read_text()
+        again = CliRunner().invoke(main, ["replay", str(save)])
+        assert again.exit_code == 0 and "final state matches" in again.output, again.output
+
+
+def test_scenarios_accept_qualified_names_and_say_which_packs_a_short_name_means(tmp_path):
+    from swdsl.scenarios import read_file, run_scenario
+
+    doc = tmp_path / "s.yaml"
+    doc.write_text("scenarios:\n  - name: two Gnomes\n    given:\n      races:\n"
+                   "        - {player: 1, race: Gnomes, hand: 3}\n"
+                   "  - name: one\n    given:\n      board: nowhere\n")
+    loaded = load_packs([MIXES["underground+warcraft"]])
+    (first, sc1), (second, sc2) = read_file(doc)[0]
+    fails = run_scenario(doc, sc1, first, loaded).failures
+    assert len(fails) == 1 and "SW405 'Gnomes' names the race of several packs: underground:Gnomes, warcraft:Gnomes" \
+        in fails[0].message
+    fails = run_scenario(doc, sc2, second, loaded).failures
+    assert "SW405 unknown board 'nowhere'" in fails[0].message and "underground, warcraft" in fails[0].message
+
+
+def test_swdsl_test_runs_a_mix_pack_s_scenarios_on_the_boards_they_ask_for():
+    r = CliRunner().invoke(main, ["test", MIXES["underground+warcraft"]])
+    assert r.exit_code == 0 and "0 failed" in r.output, r.output
+    r = CliRunner().invoke(main, ["test", MIXING, "--board", "atlantis"])
+    assert r.exit_code == 2 and "SW300" in r.output
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("mix, board, games", [
+    ("classic+underground", "classic", 125), ("classic+underground", "underground", 125),
+    ("classic+warcraft", "classic", 125), ("classic+warcraft", "warcraft", 125),
+    ("underground+warcraft", "underground", 125), ("underground+warcraft", "warcraft", 125),
+    ("classic+underground+warcraft", "classic", 84), ("classic+underground+warcraft", "underground", 83),
+    ("classic+underground+warcraft", "warcraft", 83)])
+def test_a_thousand_random_games_of_every_pair_and_of_the_triple_keep_invariants(mix, board, games, players):
+    """Issue #11: 1,000 random games of each pair of editions and of the three, across 2-5 players and
+    every board, every invariant after every action; every 25th game replays exactly."""
+    from swdsl.bots import RandomBot, play
+    from swdsl.engine.replay import checksum, record, replay
+
+    rs = load_packs([MIXES[mix]]).ruleset_for(board)
+    for i in range(games):
+        seed = 30_000 + i
+        game = new_game(rs, players, seed)
+        problems: list[str] = []
+        play(game, [RandomBot(seed * 10 + s) for s in range(players)],
+             lambda g: problems.extend(violations(g)) if not problems else None)
+        assert not problems, f"{mix} on {board}'s board, {players} players, seed {seed}: {problems[:3]}"
+        assert game.over
+        if i % 25 == 0:
+            assert checksum(replay(rs, record(game, [MIXES[mix]]))) == checksum(game)
