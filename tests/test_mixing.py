@@ -307,3 +307,20 @@ def test_a_thousand_random_games_of_every_pair_and_of_the_triple_keep_invariants
         assert game.over
         if i % 25 == 0:
             assert checksum(replay(rs, record(game, [MIXES[mix]]))) == checksum(game)
+
+
+def test_a_pack_with_its_own_map_inherits_the_board_rules_and_pieces_of_the_packs_it_requires(tmp_path):
+    """A `board` rule or placement of a required pack applies on the requiring pack's board (docs/packs/format.md:
+    "A pack that `requires` another inherits its entry rule")."""
+    pack = tmp_path / "isle"
+    (pack / "maps").mkdir(parents=True)
+    (pack / "pack.yaml").write_text("name: isle\nrequires: [classic]\nboard: isle\n"
+                                    "setup:\n  2: {map: maps/isle.yaml}\n")
+    (pack / "maps" / "isle.yaml").write_text("name: isle\nregions:\n  1: {terrain: mountain, edge: true}\n"
+                                             "  2: {terrain: hill, edge: true}\nborders: [[1, 2]]\n")
+    loaded = load_packs([str(pack), "underground"])  # mixed on the command line with a pack it does not require
+    assert not [d for d in loaded.diagnostics if d.is_error], loaded.diagnostics
+    rules = {r.name for r in loaded.ruleset.rules}
+    assert {"Border entry", "Water"} <= rules and not {"Rivers", "Edge entry"} & rules  # classic is required…
+    game = new_game(loaded.ruleset, 2, 0)
+    assert [n for n, *_ in game.markers[0]] == ["mountain"]  # …and its Mountain lies on the isle's mountain

@@ -63,6 +63,11 @@ class Checker(Typer):
         variables = {n: self.var_type(v) for n, v in self.out.shared.items()}
         own: set[str] = set()
         for item in d.items:
+            if isinstance(item, (ast.VarDecl, ast.Ability)):
+                self.plain(d.path, item.name, item.span)
+            if isinstance(item, ast.Prop) and item.name == "tags":
+                for tag in item.args:
+                    self.plain(d.path, str(tag), item.span)
             if isinstance(item, ast.VarDecl):
                 if item.name in own:
                     self.error(d.path, item.span, "SW120", f"variable '{item.name}' declared twice")
@@ -242,6 +247,8 @@ class Checker(Typer):
             self.error(env.decl.path, chooses[MAX_CHOICES].span, "SW155",
                        f"{what} chooses at most {MAX_CHOICES} things")
         for step in steps:
+            if isinstance(step, ast.Choose):
+                self.plain(env.decl.path, step.name, step.span)
             if not isinstance(step, ast.Choose):
                 self.effects(env, (step,))
             elif isinstance(step.selection, ast.Options):

@@ -173,9 +173,18 @@ class Typer:
     def var_type(self, v: ast.VarDecl) -> str:
         return "player" if isinstance(v.init, str) else "int"
 
+    def plain(self, path: str, name: str, span: Span) -> bool:
+        """A name the rules declare (a variable, an ability, a tag, a bound name) is written without
+        a colon, which qualifies names by their pack (SW186); True if so."""
+        if ":" in name:
+            self.error(path, span, "SW186", f"name '{name}' holds a colon", "a colon separates a pack's name "
+                       "from a declaration's (`pack:Name`): declare the name alone")
+        return ":" not in name
+
     def fresh(self, env: _Env, name: ast.Name) -> None:
         """A name given to each element (`for each NAME in …`) must not hide another name."""
         n = name.text
+        self.plain(env.decl.path, n, name.span)
         if n in env.bindings or n in env.variables or n in V.VALUES or n == "it":
             what = ("a binding here" if n in env.bindings else "a variable" if n in env.variables
                     else "the element inside `where`" if n == "it" else "a named value")
@@ -250,6 +259,7 @@ class Typer:
             bt = self.expect_any(env, e.base, SETS)
             inner = env.inner(ELEMENT.get(bt, "region"))
             if e.name is not None:
+                self.plain(path, e.name, e.span)
                 inner = inner.bind(e.name, ELEMENT.get(bt, "region"))
             self.expect(inner, e.cond, "bool")
             return bt if bt in SETS else "?"  # a wrong base is reported once, above

@@ -343,7 +343,9 @@ def load_packs(refs: list[str]) -> LoadedPack:
     diags.extend(unused_markers(unique, checked, on_map))
     bank = next((m.coins for m in manifests if m.coins), 1000)
     read = lambda path: _read(path, diags, sources)  # noqa: E731
-    setups = {m.name: load_setups(m, placed, pools, names, m.coins or bank, diags, sources, read) for m in manifests}
+    bases = {m.name: frozenset().union(*names.names.levels.get(m.name, ())) for m in manifests}
+    setups = {m.name: load_setups(m, placed, pools, names, m.coins or bank, diags, bases[m.name], read)
+              for m in manifests}
     chosen = _chosen_board(manifests, setups, diags)
     if any(d.is_error for d in diags):
         return LoadedPack(None, manifests, diags, sources, unique)
@@ -360,7 +362,7 @@ def load_packs(refs: list[str]) -> LoadedPack:
         copied=compile_copies(unique, checked, contents),
         spellings={f: names.names.spelled(f) for f in ("race", "power", "piece", "pool")},
         tests=checked.tests, mentions=checked.mentions, puts=checked.puts, pools=pools, alike=dict(names.alike),
-        terrains=frozenset(names.terrains), symbols=frozenset(names.symbols), chosen=chosen)
+        terrains=frozenset(names.terrains), symbols=frozenset(names.symbols), chosen=chosen, bases=bases)
     ruleset = mix.ruleset(mix.board_for())
     for m in manifests:
         if m.name in mix.played_on:

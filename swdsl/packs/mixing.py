@@ -23,7 +23,7 @@ from swdsl.lang.names import family_of
 from swdsl.packs.setups import faces_of
 from swdsl.packs.yamlnodes import span_of
 
-BOARD_TAG = "board"  # a rule tagged so applies only when its pack provides the board
+BOARD_TAG = "board"  # a rule tagged so applies only on its pack's board (or a requiring pack's)
 ITEMS = ("race", "power")  # what a board discards
 
 
@@ -48,6 +48,7 @@ class Mix:
     terrains: frozenset[str]
     symbols: frozenset[str]
     chosen: str = ""  # pack.yaml `board:`
+    bases: dict[str, frozenset[str]] = attrs.field(factory=dict)  # pack -> itself and every pack it requires
     _rulesets: dict[str | None, Ruleset] = attrs.field(factory=dict)
     _discards: dict[tuple[str, int], dict[str, list[str]]] = attrs.field(factory=dict)
 
@@ -89,8 +90,9 @@ class Mix:
             terrains=self.terrains, symbols=self.symbols, spellings=self.spellings)
 
     def applies(self, rule: Content, board: str | None) -> bool:
-        """A rule tagged `board` applies only on its own pack's board; every other rule always."""
-        return BOARD_TAG not in rule.tags or self.home.get(("rule", rule.name)) == board
+        """A rule tagged `board` applies only on the board of its pack, or of a pack that requires it
+        (which inherits its edition rules); every other rule always."""
+        return BOARD_TAG not in rule.tags or self.home.get(("rule", rule.name)) in self.bases.get(board or "", ())
 
     def like(self, name: str) -> frozenset[str]:
         return self.alike.get(name, frozenset({name}))
@@ -186,9 +188,9 @@ def findings(mix: Mix, where: dict[tuple[str, str], Where], vocab: dict[str, lis
                                   "warning"))
     out += _missing_equivalences(mix, vocab)
     for rule, w in rule_packs_without_board:
-        out.append(Diagnostic(w.path, w.span, "SW187", f"rule '{rule}' is tagged `board`, and its pack provides no "
-                              "board: it never applies", "a `board` rule applies only on its own pack's board; "
-                              "remove the tag to have it apply on any board", "warning"))
+        out.append(Diagnostic(w.path, w.span, "SW187", f"rule '{rule}' is tagged `board`, and neither its pack nor "
+                              "a pack requiring it provides a board: it never applies", "a `board` rule applies only "
+                              "on its pack's board; remove the tag to have it apply on any board", "warning"))
     return out
 
 
@@ -222,5 +224,5 @@ def mix_findings(mix: Mix, decls: list[ast.Decl], manifests: list) -> list[Diagn
             vocab.setdefault(n, []).append(Where(str(m.path / "pack.yaml"), span_of(m.nodes[n])))
     idle = [(d.name, Where(d.path, d.name_span)) for d in decls if d.kind == "rule"
             and BOARD_TAG in {a for i in d.items if isinstance(i, ast.Prop) and i.name == "tags" for a in i.args}
-            and mix.home.get(("rule", d.name)) not in mix.boards]
+            and not any(mix.home.get(("rule", d.name)) in mix.bases.get(b, ()) for b in mix.boards)]
     return findings(mix, where, vocab, idle)

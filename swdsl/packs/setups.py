@@ -5,7 +5,7 @@ the placements and hidden pools of every pack of the mix (pack.yaml `setup:`,
 Placements and pools are checked once for the whole mix, each name read in its
 own pack (a placement names the declaration its own pack sees);
 maps are loaded once per pack. A placement marked `board: true` belongs to its
-pack's board: it runs only when that pack provides the board.
+pack's board: it runs only when that pack (or a pack requiring it) provides the board.
 """
 
 from __future__ import annotations
@@ -90,13 +90,14 @@ def check_placements(manifests, names: PackNames, diags: list[Diagnostic],
 
 
 def load_setups(m, placed: list[Placed], pools: dict[str, tuple[str, ...]], names: PackNames, bank: int,
-                diags: list[Diagnostic], sources: dict[str, str], read) -> dict[int, Setup]:
+                diags: list[Diagnostic], bases: frozenset[str], read) -> dict[int, Setup]:
     """The setups of the pack `m` when it provides the board: its maps (loaded with `read`, the
-    loader's careful file reader), the placements that run on it and every hidden pool."""
+    loader's careful file reader), the placements that run on it (a `board: true` one only if its
+    pack is among `bases`: `m` and the packs it requires) and every hidden pool."""
     rd = Reader(str(m.path / "pack.yaml"), diags)
     load = lambda rel, node: _map_file(m, rel, node, rd, names, diags, read)  # noqa: E731
     layout = _boards(m, rd, load)
-    placements = tuple(p.placement for p in placed if not p.board_only or p.pack == m.name)
+    placements = tuple(p.placement for p in placed if not p.board_only or p.pack in bases)
     setups: dict[int, Setup] = {}
     for count, entry in m.setup.items():
         if "map" not in entry and "boards" not in entry:
