@@ -321,7 +321,7 @@ def info(packs: tuple[str, ...], fmt: str, board: str | None) -> None:
     data = {
         "name": rs.name,
         "board": board if len(loaded.manifests) > 1 else None, "boards": loaded.boards,
-        "discarded": {n: sorted(s.discarded) for n, s in sorted(rs.setups.items()) if s.discarded},
+        "discarded": {n: sorted(k for _, k in s.discarded) for n, s in sorted(rs.setups.items()) if s.discarded},
         "races": [{"name": r.name, "shown": r.shown, "tokens": r.tokens, "supply": r.supply, "tags": list(r.tags),
                    "neutral": r.neutral, "doc": r.doc} for r in rs.races.values()],
         "powers": [{"name": p.name, "shown": p.shown, "tokens": p.tokens, "tags": list(p.tags), "doc": p.doc}

@@ -190,22 +190,38 @@ def test_what_a_board_discards_never_reaches_the_market_and_is_said_once():
     """Decision 4: taken out at setup (banners set aside, badges on the discard pile)."""
     loaded = load_packs([MIXES["classic+underground+warcraft"]])
     rs = loaded.ruleset_for("underground")
-    out = rs.setups[4].discarded
-    assert {"Kobolds", "Hill", "warcraft:Mining", "classic:Humans"} <= out and "Dwarves" not in out
+    assert {("race", "Kobolds"), ("power", "Hill"), ("power", "warcraft:Mining"), ("race", "classic:Humans")} \
+        <= rs.setups[4].discarded
+    out = {key for _, key in rs.setups[4].discarded}
     game = new_game(rs, 4, 3)
     offered = set(game.market.banners()) | set(game.market.powers)
     assert not offered & out
     assert sorted(game.market.out + game.market.discard) == sorted(out)
     assert not violations(game)
-    why = loaded.mix.discarded("underground", 4)["Kobolds"]
+    why = loaded.mix.discarded("underground", 4)[("race", "Kobolds")]
     assert why == ["it tests cavern, on no region of the map"]
+
+
+def test_a_race_discarded_leaves_a_power_of_the_same_name_on_offer(tmp_path):
+    """Races and powers are apart (decision 1: one name per family): discarding the race Swamp of a
+    designer's pack keeps classic's power Swamp."""
+    pack = tmp_path / "ice"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("name: ice\nrequires: [classic]\nterrains: [glacier]\n")
+    (pack / "swamp.sw").write_text("race Swamp {\n  banner 6\n  supply 11\n"
+                                   "  on turn.end: gain 1 coin for each my regions where terrain is glacier\n}\n")
+    rs = load_packs([str(pack)]).ruleset
+    assert rs.setups[3].discarded == {("race", "Swamp")}
+    game = new_game(rs, 3, 0)
+    assert game.market.out == ["Swamp"] and not game.market.discard and "Swamp" in game.market.powers + [
+        p for _, _, _, p in game.visible_combos()]
 
 
 def test_a_power_only_partly_about_an_absent_terrain_is_kept():
     """The Spiderines' case of Flocking and Quarreling (a side of `or`, a branch of `if`) needs no Chasm."""
     loaded = load_packs([MIXING])
-    assert {"Flocking", "Quarreling"}.isdisjoint(loaded.ruleset.setups[2].discarded)
-    assert {"Flames", "Spiderines"} == loaded.ruleset.setups[2].discarded
+    assert {("power", "Flocking"), ("power", "Quarreling")}.isdisjoint(loaded.ruleset.setups[2].discarded)
+    assert {("race", "Flames"), ("race", "Spiderines")} == loaded.ruleset.setups[2].discarded
 
 
 def test_the_checksum_sees_the_banners_a_board_set_aside():

@@ -86,7 +86,8 @@ class Setup:
     pools: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
     seats: tuple[tuple[str, ...], ...] = ()  # per seat: the column tags it may pick from (none: any)
     layout: Layout | None = None
-    discarded: frozenset[str] = frozenset()  # races and powers that make no sense on this board: never on offer
+    # ("race" | "power", key) of what makes no sense on this board: never on offer
+    discarded: frozenset[tuple[str, str]] = frozenset()
 
     def new_board(self, rng) -> Board:
         if self.layout is not None:

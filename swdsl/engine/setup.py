@@ -25,20 +25,21 @@ def prepared(ruleset: Ruleset, players: int, seed: int, board: Board | None = No
     never on offer: their banners set aside, their badges on the discard pile."""
     setup = ruleset.setups[players]
     out = setup.discarded if board is None else frozenset()
+    columns = ruleset.market.columns or [()]
     game = Game(
         ruleset=ruleset, setup=setup, board=board or setup.board or Board.build("?", [], []),
         seed=seed, rng=random.Random(seed),
         players=[Player(seat, coins=setup.coins) for seat in range(players)],
-        market=MarketState([[] for _ in ruleset.market.columns or [()]], sorted(p for p in ruleset.powers if p not in out),
-                           [[0] * ruleset.market.visible for _ in ruleset.market.columns or [()]],
-                           discard=sorted(p for p in ruleset.powers if p in out),
-                           out=sorted(b for b in ruleset.banners if b in out)),
+        market=MarketState([[] for _ in columns], sorted(p for p in ruleset.powers if ("power", p) not in out),
+                           [[0] * ruleset.market.visible for _ in columns],
+                           discard=sorted(p for p in ruleset.powers if ("power", p) in out),
+                           out=sorted(b for b in ruleset.banners if ("race", b) in out)),
         bank=ruleset.bank - players * setup.coins,
         tray={name: race.supply for name, race in ruleset.races.items()},
         pools={name: m.limit for name, m in ruleset.markers.items() if m.limit is not None},
         hidden={}, occupant=[], tokens=[], markers=[],
     )
-    banners = sorted(b for b in ruleset.banners if b not in out)
+    banners = sorted(b for b in ruleset.banners if ("race", b) not in out)
     chance.shuffle(game, banners)
     chance.shuffle(game, game.market.powers)
     if board is None and setup.layout is not None:

@@ -180,7 +180,7 @@ def simulate(players, games, seed, bots, jobs, scheduler, packs, board, fmt, che
     out = summary(run)
     out["packs_played"] = rs.name
     out["board_of"] = job.board
-    out["discarded"] = sorted(rs.setups[players].discarded)
+    out["discarded"] = sorted(k for _, k in rs.setups[players].discarded)
     if trace and fmt == "json":
         out["traces"] = [r.trace for r in run.results]
     elif trace:

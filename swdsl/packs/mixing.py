@@ -50,7 +50,7 @@ class Mix:
     chosen: str = ""  # pack.yaml `board:`
     bases: dict[str, frozenset[str]] = attrs.field(factory=dict)  # pack -> itself and every pack it requires
     _rulesets: dict[str | None, Ruleset] = attrs.field(factory=dict)
-    _discards: dict[tuple[str, int], dict[str, list[str]]] = attrs.field(factory=dict)
+    _discards: dict[tuple[str, int], dict[tuple[str, str], list[str]]] = attrs.field(factory=dict)
 
     @property
     def boards(self) -> list[str]:
@@ -97,16 +97,16 @@ class Mix:
     def like(self, name: str) -> frozenset[str]:
         return self.alike.get(name, frozenset({name}))
 
-    def discarded(self, board: str | None, players: int) -> dict[str, list[str]]:
-        """The races and powers of other packs that make no sense on `board`'s setup for `players`,
-        each with why: what it tests, and that none of it can be there."""
+    def discarded(self, board: str | None, players: int) -> dict[tuple[str, str], list[str]]:
+        """The races and powers (kind, key) of other packs that make no sense on `board`'s setup for
+        `players`, each with why: what it needs, and that none of it can be there."""
         key = (board or "", players)
         if key not in self._discards:
             setup = self.setups.get(board or "", {}).get(players)
             self._discards[key] = self._discard(board, setup) if setup is not None else {}
         return self._discards[key]
 
-    def _discard(self, board: str | None, setup: Setup) -> dict[str, list[str]]:
+    def _discard(self, board: str | None, setup: Setup) -> dict[tuple[str, str], list[str]]:
         regions = [r for face in faces_of(setup) for r in face.regions]
         present = {t for r in regions for t in (r.terrain, *r.symbols)}
         placed: set[str] = set()
@@ -114,33 +114,29 @@ class Mix:
             if any(_hits(pl, r) for r in regions):
                 placed |= {pl.marker} if pl.marker else set(self.pools.get(pl.pool, ()))
         kinds = {c.name: {c.kind, *c.tags} for c in self.contents if c.kind in ("marker", "relic", "place")}
-        items = [c for c in self.contents if c.kind in ITEMS and not c.neutral
+        items = [(c.kind, c.name) for c in self.contents if c.kind in ITEMS and not c.neutral
                  and self.home.get((c.kind, c.name)) != board and self.tests.get((c.kind, c.name))]
-        out: dict[str, list[str]] = {}
+        out: dict[tuple[str, str], list[str]] = {}
         while True:  # an item discarded puts nothing on the map: what depends only on that goes too
-            kept = [c for c in self.contents if c.name not in out or c.kind not in ITEMS]
-            puts = {p for c in kept if c.kind != "rule" or self.applies(c, board)
+            puts = {p for c in self.contents if (c.kind, c.name) not in out and (c.kind != "rule" or self.applies(c, board))
                     for p in self.puts.get((family_of(c.kind), c.name), ())}
             markers = placed | {n for what, n in puts if what == "marker"}
             markers |= {m for what, n in puts if what == "pool" for m in self.pools.get(n, ())}
-            tagged = {k for m in markers for k in kinds.get(m, ())}
-            found: dict[str, list[str]] = {}
-            for c in items:
-                tests = self.tests[(c.kind, c.name)]
-                places = [name for what, name in tests if what == "place"]
-                pieces = [name for what, name in tests if what == "marker"] + \
-                    [f"{name} pieces" for what, name in tests if what == "kind"]
-                if any(not self.like(n).isdisjoint(present) for n in places) or \
-                        any(n in markers for what, n in tests if what == "marker") or \
-                        any(n in tagged for what, n in tests if what == "kind"):
-                    continue
-                aliases = {n: ", ".join(sorted(self.like(n) - {n})) for n in places}
-                found[c.name] = [f"it tests {', '.join(f'{n} (or {aliases[n]})' if aliases[n] else n for n in sorted(places))}"
-                                 ", on no region of the map"] * bool(places) + \
-                    [f"it tests {', '.join(sorted(pieces))}, which nothing puts on this board"] * bool(pieces)
+            there = {"place": lambda n: not self.like(n).isdisjoint(present), "marker": markers.__contains__,
+                     "kind": {k for m in markers for k in kinds.get(m, ())}.__contains__}
+            found = {item: self._why(self.tests[item]) for item in items
+                     if not any(there[what](n) for what, n in self.tests[item])}
             if found == out:
                 return out
             out = found
+
+    def _why(self, needs: set[tuple[str, str]]) -> list[str]:
+        """What an item needs that none of is on the board, as the check says it."""
+        places = sorted(f"{n} (or {', '.join(sorted(self.like(n) - {n}))})" if len(self.like(n)) > 1 else n
+                        for what, n in needs if what == "place")
+        pieces = sorted(n if what == "marker" else f"{n} pieces" for what, n in needs if what != "place")
+        return [f"it tests {', '.join(places)}, on no region of the map"] * bool(places) + \
+            [f"it tests {', '.join(pieces)}, which nothing puts on this board"] * bool(pieces)
 
 
 def _hits(pl: Placement, region: Region) -> bool:
@@ -167,9 +163,8 @@ def findings(mix: Mix, where: dict[tuple[str, str], Where], vocab: dict[str, lis
     plays = [(b, n) for b in mix.played_on for n in sorted(mix.setups[b])]
     per_item: dict[tuple[str, str], dict[tuple[str, int], list[str]]] = {}
     for b, n in plays:
-        for key, why in mix.discarded(b, n).items():
-            c = next(c for c in mix.contents if c.name == key and c.kind in ITEMS)
-            per_item.setdefault((c.kind, key), {})[(b, n)] = why
+        for item, why in mix.discarded(b, n).items():
+            per_item.setdefault(item, {})[(b, n)] = why
     for (kind, key), lost in sorted(per_item.items()):
         w = where[(kind, key)]
         if len(lost) == len(plays):
