@@ -337,7 +337,8 @@ def info(packs: tuple[str, ...], fmt: str, board: str | None) -> None:
                    "columns": [list(c) for c in rs.market.columns]},
         "setup": [{"players": n, "board": s.board.name if s.board else
                    ", ".join(f"{count} {size}" for size, count in s.layout.sizes),  # type: ignore[union-attr]
-                   "rounds": s.rounds, "coins": s.coins, "seats": [list(x) for x in s.seats]}
+                   "rounds": s.rounds, "coins": s.coins, "seats": [list(x) for x in s.seats],
+                   "teams": ", ".join(s.teams)}
                   for n, s in sorted(rs.setups.items())],
         "bank": rs.bank, "die": list(rs.die),
     }
@@ -369,7 +370,8 @@ def info(packs: tuple[str, ...], fmt: str, board: str | None) -> None:
         ("Powers", data["powers"], ("name", "tokens", "doc")),
         ("Markers", data["markers"], ("name", "kind", "defense", "limit", "doc")),
         ("Rules", data["rules"], ("name", "doc")),
-        ("Setup", data["setup"], ("players", "board", "rounds", "coins")),
+        ("Setup", data["setup"], ("players", "board", "rounds", "coins") + (("teams",) if rs.team_score and any(
+            s.teams for s in rs.setups.values()) else ())),
         ("Maps", data["maps"], ("players", "name", "regions", "borders", "rounds")),
         ("Board faces", data["faces"], ("size", "name", "regions", "borders")),
     ):

@@ -19,7 +19,7 @@ import attrs
 from swdsl.bots import play
 from swdsl.engine.errors import ContentError, engine_bug
 from swdsl.engine.invariants import violations
-from swdsl.engine.outcome import winner
+from swdsl.engine.outcome import team_winners, winner
 from swdsl.engine.ruleset import Ruleset
 from swdsl.engine.setup import new_game
 from swdsl.lab import executors
@@ -58,6 +58,7 @@ class GameResult:
     finished: bool = True  # False: stopped by the pack's action budget
     error: str | None = None  # a ContentError that stopped the game
     trace: str | None = None
+    team_winners: tuple[str, ...] = ()  # with teams (pack.yaml `teams:`): the team(s) that won
 
 
 _RULESETS: dict[tuple, Ruleset] = {}
@@ -111,7 +112,8 @@ def run_one(job: Job, index: int) -> GameResult:
         write_save(game, path, json.loads(job.saved_packs))
     return GameResult(index, seed, tuple(game.scores()), winner(game), n, tuple(invariants.found), game.board.name,
                       observer.conquests, tuple(observer.appearances), tuple(observer.offers),
-                      game.over, error, narrator.text() if narrator is not None else None)
+                      game.over, error, narrator.text() if narrator is not None else None,
+                      tuple(team_winners(game)))
 
 
 def _run_chunk(args: tuple[Job, list[int]]) -> list[GameResult]:
@@ -155,6 +157,7 @@ def summary(run: Run) -> dict:
         "wins": wins, "mean_score": [round(sum(r.scores[s] for r in done) / max(1, len(done)), 2)
                                      for s in range(job.players)],
         "boards": boards,
+        "team_wins": _team_wins(done),
         "games_without_conquest": sum(r.conquests == 0 for r in results),
         "unfinished": [r.index for r in results if not r.finished and r.error is None],
         "errors": [f"game {r.index}: {r.error}" for r in results if r.error],
@@ -162,3 +165,12 @@ def summary(run: Run) -> dict:
     if job.check_invariants:
         out["invariant_violations"] = [f"game {r.index}: {v}" for r in results for v in r.violations]
     return out
+
+
+def _team_wins(results: list[GameResult]) -> dict[str, float]:
+    """Wins per team (a victory shared by k teams counts 1/k to each); empty without teams."""
+    wins: dict[str, float] = {}
+    for r in results:
+        for team in r.team_winners:
+            wins[team] = wins.get(team, 0) + 1 / len(r.team_winners)
+    return {t: round(w, 2) for t, w in sorted(wins.items())}

@@ -14,7 +14,7 @@ from typing import Any
 
 import attrs
 
-from swdsl.engine import chance, market, pieces, turn
+from swdsl.engine import chance, market, pieces, turn, undo
 from swdsl.engine.entries import Ctx, Effect, Param, Variable, within_budget
 from swdsl.engine.queries import as_regions, bound_each
 from swdsl.engine.stats import conquest_cost, region_minimum
@@ -350,6 +350,9 @@ EFFECTS = {e.name: e for e in [
     Effect("resume_conquests", "resume conquests", "after this redeployment the acting race readies its troops "
            "again and has a second conquest step, then redeploys again (once per turn; from its redeployment or "
            "`redeploy.end`)", (), _resume_conquests),
+    Effect("cancel_conquest", "cancel conquest", "in a `conquest.done` trigger: the conquest is undone — the "
+           "defender gets back its tokens, markers and the region, the attacker its tokens in hand; what other "
+           "triggers did stays (nothing if the defender has left the table)", (), lambda ctx: undo.cancel(ctx.game)),
     Effect("win", "win the game", "the game ends at once and this race's player wins it, whatever the coins "
            "(a race of nobody wins nothing)", (), _win),
     Effect("recruit", "recruit N MARKER", "up to N MARKER pieces from their pool join the race's hand and serve as "

@@ -21,12 +21,14 @@ from the frontier unless a rule makes more regions reachable) and `is_legal`
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple, cast
 
 from swdsl.engine import market, pieces, turn
 from swdsl.engine.content import Choice
 from swdsl.engine.entries import Ctx
+from swdsl.engine.errors import ContentError
 from swdsl.engine.events import player_races
 from swdsl.engine.holdings import held_content
 from swdsl.engine.state import Game, RaceInst
@@ -351,6 +353,8 @@ def apply(game: Game, action: Action) -> None:
 def apply_legal(game: Game, action: Action, cost: int | None = None) -> None:
     """Play an action already known to be legal (bots use this after choosing
     from legal_actions, to avoid generating them twice)."""
+    if len(game.actions) >= game.ruleset.budgets.actions:
+        _over_budget(game)
     game.actions.append(action)
     kind = action.kind
     t = game.turn
@@ -405,6 +409,20 @@ def _apply_to_region(game: Game, inst: RaceInst, kind: str, r: int, cost: int | 
         inst.hand += game.tokens[r] - keep
         game.tokens[r] = keep
         t.gathered.add(r)
+
+
+def _over_budget(game: Game) -> None:
+    """The game passed the pack's action budget: stop it, naming the ability used most (the
+    usual cause: one that nothing bounds)."""
+    budget = game.ruleset.budgets.actions
+    used = Counter(str(a[1]).split("@", 1)[0] for a in game.actions if a[0] == "ability")
+    key, times = used.most_common(1)[0] if used else ("", 0)
+    ab = next((a for c in game.ruleset.everything() for a in c.abilities if a.key == key), None)
+    what = f" (ability {ab.name} of {ab.source}, used {times} times)" if ab is not None else ""
+    raise ContentError(ab.where if ab is not None else game.ruleset.name, "SW502",
+                       f"the game passed its budget of {budget} actions{what}",
+                       "an ability used again and again is the usual cause: give it a limit (`once per turn`), or "
+                       "raise `budgets: actions` in pack.yaml if games are meant to be this long")
 
 
 def explain_illegal(game: Game, action: Action) -> str:

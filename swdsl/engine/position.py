@@ -63,7 +63,7 @@ class Position:
             column = g.market.columns[rs.column_of(name)]
             if name in self.shown:
                 raise PositionError(f"race '{name}' is on show in the market given, so no player holds it")
-            if name not in column:
+            if name not in column and name not in g.market.out:  # a banner set aside may be given too
                 raise PositionError(f"race '{name}' is already on the table")
             if power is not None and power not in rs.powers:
                 raise PositionError(f"unknown power '{power}'")
@@ -74,7 +74,7 @@ class Position:
             p = g.players[player]
             if not declined and p.active is not None:
                 raise PositionError(f"player {player + 1} already has an active race")
-            column.remove(name)
+            (column if name in column else g.market.out).remove(name)
             if power is not None:
                 (g.market.powers if power in g.market.powers else g.market.discard).remove(power)
             inst = pieces.new_race(g, content, rs.powers[power] if power else None, player, declined)
@@ -136,6 +136,20 @@ class Position:
         g.market.powers[:0] = [power for _, power in combos]
         self.shown |= {name for combo in combos for name in combo}
 
+    def column(self, tag: str, banners: list[str]) -> None:
+        """The market column carrying `tag` starts with these banners, in order (the rest as shuffled)."""
+        g, rs = self.game, self.game.ruleset
+        index = next((i for i, tags in enumerate(rs.market.columns) if tag in tags), None)
+        if index is None:
+            raise PositionError(f"no market column carries the tag '{tag}'")
+        column = g.market.columns[index]
+        for name in banners:
+            if name not in column:
+                raise PositionError(f"race '{name}' is not in the {tag} column (or already on the table)")
+            column.remove(name)
+        column[:0] = banners
+        self.shown |= set(banners)
+
     def pile(self, powers: list[str]) -> None:
         """The powers on top of the face-down pile, in order (under the visible ones)."""
         g = self.game
@@ -166,17 +180,21 @@ class Position:
 
     def start(self, current: int = 0, round: int = 1, phase: str = "conquer") -> Game:
         """The game at `current`'s decision: with an active race, its `phase`
-        (troops already readied); without one, the combo pick."""
+        (troops already readied; `start`: the turn's start, before its `during start`
+        abilities and `turn.start` triggers); without one, the combo pick."""
         g = self.game
         if not 0 <= current < len(g.players):
             raise PositionError(f"player {current + 1} does not exist")
-        if phase not in ("conquer", "redeploy"):
-            raise PositionError(f"a position starts in the conquer or redeploy phase, not '{phase}'")
+        if phase not in ("start", "conquer", "redeploy"):
+            raise PositionError(f"a position starts in the start, conquer or redeploy phase, not '{phase}'")
         g.current, g.round = current, round
         steps = ["defend", "scoring", "score", "after", "next"]
         g.turn = TurnState(actor=current, queue=[(step, None) for step in steps])
         active = g.players[current].active
-        if active is None:
+        if phase == "start":
+            g.turn.queue = turn.turn_steps(g, current)
+            turn.advance(g)
+        elif active is None:
             g.turn.queue.insert(0, ("main", None))
             turn.advance(g)
         else:

@@ -246,6 +246,8 @@ STATES = {(s.subject, s.name): s for s in [
     State("mine", "race", "the race is this race", lambda ctx, i: i is ctx.me),
     State("ours", "race", "the race belongs to this race's player", _ours),
     State("enemy", "race", "the race belongs to another player", _enemy),
+    State("revealed", "power", "came on offer in the market this turn, revealed to refill it after a pick",
+          lambda ctx, p: p in ctx.game.turn.revealed),
     State("me", "player", "the player this race belongs to",
           lambda ctx, p: ctx.me is not None and p == ctx.me.player),
 ]}

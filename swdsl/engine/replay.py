@@ -66,7 +66,7 @@ def snapshot(game: Game) -> dict[str, Any]:
         "turn": [t.phase, t.actor, _id(t.acting), [[s, _id(i)] for s, i in t.queue],
                  [list(attrs.astuple(c)) for c in t.log],
                  sorted(_race(i) for i in t.gone.values()), sorted(map(list, t.uses.items()), key=str), t.die,
-                 t.conquered, t.abandoned, t.picked, t.declined, sorted(t.gathered), sorted(t.placed),
+                 t.conquered, t.abandoned, t.picked, t.revealed, t.declined, sorted(t.gathered), sorted(t.placed),
                  sorted(t.readied.items()),
                  [_piece(p) for p in t.returning], t.depth, t.runs, sorted(t.resumed),
                  [[d.trigger.where, d.trigger.source, d.race.id, sorted((k, _plain(v)) for k, v in d.bindings.items())]

@@ -42,6 +42,12 @@ class Market:
     payment: str = "combos"  # combos: one coin on each combo above; bank: paid to the bank
     columns: tuple[tuple[str, ...], ...] = ()
 
+    def column_for(self, tags) -> int | None:
+        """The column of a banner with `tags`: the first sharing one (None: it fits no column)."""
+        if not self.columns:
+            return 0
+        return next((i for i, column in enumerate(self.columns) if not set(column).isdisjoint(tags)), None)
+
 
 @attrs.frozen
 class Layout:
@@ -76,7 +82,8 @@ class Layout:
 @attrs.frozen
 class Setup:
     """How a game for `players` starts: a fixed `board`, or a `layout` of
-    modular boards drawn at the start of each game."""
+    modular boards drawn at the start of each game; with `teams`, the players
+    form sides and a side wins (outcome.py `team_winners`)."""
 
     players: int
     board: Board | None
@@ -88,6 +95,7 @@ class Setup:
     layout: Layout | None = None
     # ("race" | "power", key) of what makes no sense on this board: never on offer
     discarded: frozenset[tuple[str, str]] = frozenset()
+    teams: tuple[str, ...] = ()  # per seat: its team (none: every player for themself)
 
     def new_board(self, rng) -> Board:
         if self.layout is not None:
@@ -118,6 +126,7 @@ class Ruleset:
     die: tuple[int, ...] = (0, 0, 0, 1, 2, 3)
     bank: int = 1000
     budgets: Budgets = Budgets()
+    team_score: str = "sum"  # how a team's score comes from its players' coins: lowest, sum or highest
     terrains: frozenset[str] = frozenset()
     symbols: frozenset[str] = frozenset()
     rule_mods: dict[str, tuple[Modifier, ...]] = attrs.field(factory=dict)
@@ -150,7 +159,7 @@ class Ruleset:
         self.rule_mods = {k: tuple(v) for k, v in mods.items()}
         self.rule_triggers = {k: tuple(v) for k, v in trigs.items()}
         self.rule_abilities = tuple(a for rule in self.rules for a in rule.abilities)
-        everything = [*self.races.values(), *self.powers.values(), *self.markers.values(), *self.rules]
+        everything = self.everything()
         self.modified_stats = frozenset(st for c in everything for st in c.modifiers)
         self.reorders = any(m.op in _LATE for c in everything for ms in c.modifiers.values() for m in ms)
         self.lasting_abilities = any(a.scope != "active" for c in everything for a in c.abilities)
@@ -165,6 +174,10 @@ class Ruleset:
         self.shared_vars = {v.name: v for c in everything for v in c.shared}
         self.token_markers = frozenset(n for n, m in self.markers.items() if m.counts_as_token)
 
+    def everything(self) -> list[Content]:
+        """Every race, power, marker and edition rule."""
+        return [*self.races.values(), *self.powers.values(), *self.markers.values(), *self.rules]
+
     def worn_by(self, wearer: str, original: str) -> Content:
         """The rules of `original` worn by the marker `wearer` (compiled with its
         own name meaning the wearer, and abilities with uses of their own)."""
@@ -175,9 +188,6 @@ class Ruleset:
         return [n for n, r in self.races.items() if not r.neutral]
 
     def column_of(self, race: str) -> int:
-        """The market column a banner belongs to: the first whose tags it carries."""
-        tags = set(self.races[race].tags)
-        for i, column in enumerate(self.market.columns):
-            if tags & set(column):
-                return i
-        return 0
+        """The market column a banner belongs to: the first whose tags it carries (the first column
+        for a race in play that fits none: a scenario may give it)."""
+        return self.market.column_for(self.races[race].tags) or 0

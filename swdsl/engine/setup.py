@@ -22,9 +22,11 @@ def prepared(ruleset: Ruleset, players: int, seed: int, board: Board | None = No
     """The table before the setup pieces: market shuffled and laid out, coins
     dealt, the board drawn (or `board`), hidden pools shuffled. On the setup's
     own board, the races and powers it discards (they make no sense there) are
-    never on offer: their banners set aside, their badges on the discard pile."""
+    never on offer: their banners set aside, their badges on the discard pile; so
+    is, on any board, a banner that fits no market column."""
     setup = ruleset.setups[players]
-    out = setup.discarded if board is None else frozenset()
+    out = (setup.discarded if board is None else frozenset()) | {
+        ("race", b) for b in ruleset.banners if ruleset.market.column_for(ruleset.races[b].tags) is None}
     columns = ruleset.market.columns or [()]
     game = Game(
         ruleset=ruleset, setup=setup, board=board or setup.board or Board.build("?", [], []),

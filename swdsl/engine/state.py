@@ -166,6 +166,7 @@ class TurnState:
     conquered: bool = False  # the acting race conquered in this conquest step
     abandoned: bool = False  # … or abandoned a region
     picked: bool = False  # the active race was picked this turn
+    revealed: list[str] = attrs.field(factory=list)  # powers that came on offer this turn, refilling the market
     declined: bool = False  # a race went into decline this turn
     gathered: set[int] = attrs.field(factory=set)
     placed: set[int] = attrs.field(factory=set)
@@ -177,6 +178,7 @@ class TurnState:
     decisions: list[Decision] = attrs.field(factory=list)  # triggers waiting for their player's choice
     # what the turn returns to once they are made: "queue" (its next step) or (phase, acting, actor)
     resume: Any = None
+    undo: Any = None  # while a conquest's own triggers run: what `cancel conquest` takes back (undo.py)
 
 
 @attrs.define(eq=False)
@@ -275,8 +277,8 @@ class Game:
 
         resume = (t.resume[0], same(t.resume[1]), t.resume[2]) if isinstance(t.resume, tuple) else t.resume
         turn = TurnState(t.phase, t.actor, same(t.acting), [(s, same(i)) for s, i in t.queue], list(t.log), gone,
-                         dict(t.uses), t.die, t.conquered, t.abandoned, t.picked, t.declined, set(t.gathered),
-                         set(t.placed), dict(t.readied), list(t.returning), t.depth, t.runs, set(t.resumed),
+                         dict(t.uses), t.die, t.conquered, t.abandoned, t.picked, list(t.revealed), t.declined,
+                         set(t.gathered), set(t.placed), dict(t.readied), list(t.returning), t.depth, t.runs, set(t.resumed),
                          [Decision(d.trigger, same(d.race), bound(d.bindings)) for d in t.decisions],  # type: ignore[arg-type]
                          resume)
         return Game(self.ruleset, self.setup, self.board, self.seed, rng, players, self.market.copy(), self.bank,

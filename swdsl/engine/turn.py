@@ -11,7 +11,7 @@ only; a declined race that plays does so first (R66).
 
 from __future__ import annotations
 
-from swdsl.engine import chance, market
+from swdsl.engine import chance, market, undo
 from swdsl.engine.entries import Ctx
 from swdsl.engine.events import fire, fire_each, player_races, run_trigger
 from swdsl.engine.holdings import defenders, held_content
@@ -23,6 +23,7 @@ from swdsl.engine.pieces import (
     markers_leave_with,
     move_coins,
     new_race,
+    offered_powers,
     pay,
     refill_powers,
     remove_markers,
@@ -46,13 +47,14 @@ def conquer(game: Game, inst: RaceInst, region: int, tokens: int, *, from_tray: 
     defender = attacked(game, region, inst)
     if defender is inst:
         return
-    defending = defenders(game, region)
+    defending, tokens_there, old = defenders(game, region), game.tokens[region], undo.before(game, region)
     game.turn.log.append(Conquest(region, inst.id, defender.id if defender else None,
                                   defender.player if defender else None, game.tokens[region] > 0,
                                   bool(defender and not defender.declined and defender.player is not None)))
     lost = 0
     if defender is not None:
         lost = lose_region(game, defender, region, inst, destroy, spare)
+    loss = undo.note(game, region, inst, defender, tokens_there, old)
     if from_tray:
         tokens = take_from_tray(game, inst, tokens)
     else:
@@ -62,7 +64,11 @@ def conquer(game: Game, inst: RaceInst, region: int, tokens: int, *, from_tray: 
         return
     enter(game, inst, region, tokens)
     game.turn.conquered = True
-    fire(game, "conquest.done", inst, target=region, defender=defender, defenders=defending, losses=lost)
+    game.turn.undo = loss  # `cancel conquest` takes it back while the conquest's triggers run
+    try:
+        fire(game, "conquest.done", inst, target=region, defender=defender, defenders=defending, losses=lost)
+    finally:
+        game.turn.undo = None
 
 
 def lose_region(game: Game, defender: RaceInst, region: int, attacker: RaceInst, destroy: bool,
@@ -225,11 +231,16 @@ def begin_turn(game: Game) -> None:
     if p.active is not None:
         ready_troops(game, p.active)
         p.active.turns += 1
-    game.turn.queue = [("start", None)]
-    game.turn.queue += [("play", inst) for inst in p.declined if value(game, "race.plays", inst)]
-    game.turn.queue += [("main", None), ("defend", None), ("scoring", None), ("score", None), ("after", None),
-                        ("next", None)]
+    game.turn.queue = turn_steps(game, seat)
     advance(game)
+
+
+def turn_steps(game: Game, seat: int) -> list[tuple[str, RaceInst | None]]:
+    """A turn's steps, from its start: the start, the declined races that play, the main step and the rest."""
+    plays: list[tuple[str, RaceInst | None]] = [
+        ("play", inst) for inst in game.players[seat].declined if value(game, "race.plays", inst)]
+    return [("start", None), *plays, ("main", None), ("defend", None), ("scoring", None), ("score", None),
+            ("after", None), ("next", None)]
 
 
 def start_of_turn(game: Game) -> None:
@@ -316,7 +327,7 @@ def ask(game: Game, resume) -> bool:
     while t.decisions:
         d = t.decisions[0]
         if d.race.id in game.races and d.race.player is not None and decision_actions(game):
-            if t.phase != "choose":
+            if t.resume is None:  # the first of a series: what follows them all
                 t.resume = resume
             t.phase, t.acting, t.actor = "choose", d.race, d.race.player
             return True
@@ -348,6 +359,8 @@ def start_conquests(game: Game, inst: RaceInst) -> None:
 
 
 def end_conquests(game: Game) -> None:
+    if game.over:  # a rule ended the game during the last conquest
+        return
     inst = game.turn.acting
     assert inst is not None
     fire(game, "conquests.end", inst)
@@ -362,6 +375,8 @@ def end_conquests(game: Game) -> None:
 
 
 def end_redeploy(game: Game) -> None:
+    if game.over:
+        return
     inst = game.turn.acting
     assert inst is not None
     join_short_regions(game, inst)
@@ -462,10 +477,12 @@ def pick(game: Game, offer: int) -> None:
         for i, fee in enumerate(fees):
             move_coins(game, seat, -fee)
             m.coins[column][i] += fee
+    before = offered_powers(game)
     race = game.ruleset.races[m.columns[column].pop(row)]
     power = game.ruleset.powers[m.powers.pop(row)]
     if len(m.powers) < game.ruleset.market.visible:
         refill_powers(game)
+    game.turn.revealed = [p for p in offered_powers(game) if p not in before]
     inst = new_race(game, race, power, seat)
     game.players[seat].active = inst
     inst.hand = take_from_tray(game, inst, value(game, "tokens.granted", inst))

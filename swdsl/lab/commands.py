@@ -197,6 +197,8 @@ def simulate(players, games, seed, bots, jobs, scheduler, packs, board, fmt, che
                        "never on offer)")
         for s in range(players):
             click.echo(f"  seat {s + 1}: {out['wins'][s]} wins, mean score {out['mean_score'][s]}")
+        if out["team_wins"]:
+            click.echo("  teams: " + ", ".join(f"{team} {n:g} wins" for team, n in out["team_wins"].items()))
         click.echo(f"  {out['seconds']} s, {out['games_per_second']} games/s, {out['actions']} actions")
         if out["unfinished"]:
             click.echo(f"  unfinished: {len(out['unfinished'])} game(s) hit the pack's action budget "

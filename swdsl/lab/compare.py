@@ -35,13 +35,27 @@ def _round(v: float | None) -> float | None:
 
 def content_changes(old, new) -> list[dict]:
     """Declarations added, removed or whose text changed between two loaded packs
-    (swdsl.packs.loader.LoadedPack), whitespace aside."""
-    a, b = _texts(old), _texts(new)
+    (swdsl.packs.loader.LoadedPack), whitespace aside; and the pack settings
+    (market, die, bank, budgets, setups, placements) and maps that differ."""
+    a, b = _texts(old) | _settings(old), _texts(new) | _settings(new)
     out = []
     for key in sorted(set(a) | set(b)):
         change = "added" if key not in a else "removed" if key not in b else "changed" if a[key] != b[key] else None
         if change:
             out.append({"kind": key[0], "name": key[1], "change": change})
+    return out
+
+
+def _settings(loaded) -> dict[tuple[str, str], str]:
+    """What a pack.yaml or a map file says, as comparable text."""
+    rs = loaded.ruleset
+    if rs is None:
+        return {}
+    out = {("pack.yaml", key): repr(getattr(rs, key)) for key in ("market", "die", "bank", "budgets")}
+    for n, s in rs.setups.items():
+        out[("pack.yaml", f"setup {n}")] = repr((s.rounds, s.coins, s.seats, s.teams, s.placements, s.pools))
+        if s.board is not None:
+            out[("map", s.board.name)] = repr((s.board.regions, s.board.neighbours))
     return out
 
 

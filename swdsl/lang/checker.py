@@ -204,6 +204,8 @@ class Checker(Typer):
         if t.when is not None:
             self.expect(env, t.when, "bool")
         self.steps(env, t.steps, "a trigger")
+        if event.name != "conquest.done":
+            self._no_cancel(d, t.steps, f"`on {event.name}`")
 
     def check_ability(self, d: ast.Decl, a: ast.Ability, variables) -> None:
         self._scope(d, a.scope)
@@ -238,6 +240,18 @@ class Checker(Typer):
                 self.error(d.path, c.span, "SW157", "`may choose` belongs to triggers: using an ability is "
                            "already the player's choice", "write `choose`")
         self.steps(env, a.steps, "an ability")
+        self._no_cancel(d, a.steps, "an ability")
+
+    def _no_cancel(self, d: ast.Decl, steps: tuple, where: str) -> None:
+        """`cancel conquest` undoes the conquest whose `conquest.done` triggers are running: nowhere else."""
+        stack = list(steps)
+        while stack:
+            e = stack.pop()
+            if isinstance(e, ast.Effect):
+                if e.kind == "cancel_conquest":
+                    self.error(d.path, e.span, "SW162", f"`cancel conquest` in {where}: there is no conquest to undo",
+                               "write it in an `on conquest.done` trigger")
+                stack.extend(x for block in e.blocks() for x in block)
 
     def steps(self, env: _Env, steps: tuple, what: str) -> None:
         """`choose` steps (of an ability, or of a trigger asking its player) bind their names for the

@@ -157,9 +157,20 @@ class Compiler(ExprCompiler):
 
     def _pieces_left(self, when, effects: list[ast.Effect]):
         """An ability whose effects take a piece from its pool is offered only
-        while that pool has pieces left (R6: an effect takes only what is left)."""
-        taken = sorted({self._word(arg) for e in effects for p, arg in zip(EFFECTS[e.kind].params, e.args)
-                        if p.name == EFFECTS[e.kind].takes and isinstance(arg, ast.Name)})
+        while that pool has pieces left (R6: an effect takes only what is left) —
+        unless the ability first puts that piece back (`remove M …` then `place M …`:
+        a figure moved, the one piece there is)."""
+        removed: set[str] = set()
+        taken_set: set[str] = set()
+        for e in effects:
+            for p, arg in zip(EFFECTS[e.kind].params, e.args):
+                if not isinstance(arg, ast.Name) or p.kind != "marker":
+                    continue
+                if e.kind == "remove":
+                    removed.add(self._word(arg))
+                elif p.name == EFFECTS[e.kind].takes and self._word(arg) not in removed:
+                    taken_set.add(self._word(arg))
+        taken = sorted(taken_set)
         if not taken:
             return when
 

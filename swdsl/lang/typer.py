@@ -218,6 +218,8 @@ class Typer:
                 hint = did_you_mean(e.name, options) or ("attributes: " + ", ".join(options) if options else "")
                 if (e.name, f"{st}s") in V.ATTRIBUTES:  # `one of target`: an attribute of a selection
                     hint = f"'{e.name} of' takes a selection, e.g. `{e.name} of (my regions where …)`"
+                elif not hint and (subjects := sorted({s for (n, s) in V.ATTRIBUTES if n == e.name})):
+                    hint = f"'{e.name} of' takes " + " or ".join(described(s) for s in subjects)
                 self.error(path, e.span, "SW106", f"{described(st)} has no attribute '{e.name}'", hint)
                 return "?"
             return self.resolve(e, ("attr", attr.name, st), attr.type)

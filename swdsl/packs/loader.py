@@ -16,7 +16,8 @@ from pathlib import Path
 import attrs
 
 from swdsl.diagnostics import Diagnostic, PackError, Span, did_you_mean
-from swdsl.engine.ruleset import Budgets, Market, Placement, Ruleset
+from swdsl.engine.outcome import TEAM_SCORES
+from swdsl.engine.ruleset import Budgets, Market, Placement, Ruleset, Setup
 from swdsl.files import MAX_RULES_BYTES, MAX_YAML_BYTES, file_kind, inside, read_text, unreadable_folders
 from swdsl.lang import ast
 from swdsl.lang.checker import PackNames, check, unused_markers
@@ -25,8 +26,8 @@ from swdsl.lang.names import family_of
 from swdsl.lang.parser import parse_source
 from swdsl.packs.declare import declare, shown
 from swdsl.packs.first_conquest import first_conquest_warnings
-from swdsl.packs.mixing import Mix, mix_findings
-from swdsl.packs.setups import check_placements, load_setups
+from swdsl.packs.mixing import Mix, mix_findings, nearest
+from swdsl.packs.setups import check_placements, load_setups, modular_boards
 from swdsl.packs.yamlnodes import Reader
 from swdsl.resources import bundled_packs_dir
 
@@ -51,10 +52,12 @@ MANIFEST_KEYS = {
     "boards": "modular boards: per size, the physical boards, each a list of its faces (map files)",
     "budgets": "what content may spend: trigger_runs per action, number (largest variable value), actions per game",
     "board": "the pack of the mix whose board games are played on (its setups), by default the first that has one",
+    "team_score": "how a team's score comes from its players' coins: lowest, sum (the default) or highest",
 }
 SETUP_KEYS = {"map": "map file", "boards": "modular boards drawn for each game: how many of each size",
               "rounds": "number of rounds", "coins": "starting coins per player",
-              "seats": "per seat, the market column tags it may pick from"}
+              "seats": "per seat, the market column tags it may pick from",
+              "teams": "per seat, the team it plays in"}
 MARKET_KEYS = {"visible": "rows on offer", "payment": "combos (a coin on each combo above) or bank",
                "columns": "banner columns, each a list of the tags its banners carry"}
 PLACEMENT_KEYS = {"symbol": "regions with this symbol", "terrain": "regions of this terrain",
@@ -91,6 +94,7 @@ class Manifest:
     board: tuple[str, object] | None = None  # `board: PACK` and its node
     nodes: dict[str, object] = attrs.field(factory=dict)  # the node declaring each terrain, symbol and pool; `name`
     needs: list[str] = attrs.field(factory=list)  # the names of the packs it requires, once loaded
+    team_score: tuple[str, object] | None = None  # (lowest | sum | highest, its yaml node)
     broken: bool = False  # pack.yaml could not be read: its vocabulary is unknown
 
 
@@ -221,6 +225,13 @@ def read_manifest(folder: Path, diags: list[Diagnostic], sources: dict[str, str]
         columns = tuple(tuple(_names(rd, n, "column tag")) for n in rd.sequence(f["columns"][1], "columns")) \
             if "columns" in f else ()
         m.market = Market(visible or 6, payment, columns)
+    if "team_score" in top:
+        node = top["team_score"][1]
+        how = rd.text(node, "team_score")
+        if how in TEAM_SCORES:
+            m.team_score = (how, node)
+        elif how is not None:
+            rd.error(node, "SW251", f"unknown team_score '{how}'", "use `lowest`, `sum` or `highest`")
     if "setup" in top:
         for count, (knode, vnode) in rd.mapping(top["setup"][1], "setup").items():
             if not count.isdigit() or not 1 <= int(count) <= 8:
@@ -243,6 +254,7 @@ def read_manifest(folder: Path, diags: list[Diagnostic], sources: dict[str, str]
             entry["coins"] = rd.integer(f["coins"][1], "coins", 0, MAX_COINS) if "coins" in f else 5
             entry["seats"] = tuple(tuple(_names(rd, n, "seat tag")) for n in rd.sequence(f["seats"][1], "seats")) \
                 if "seats" in f else ()
+            entry["teams"] = tuple(_names(rd, f["teams"][1], "team")) if "teams" in f else ()
             m.setup[int(count)] = entry
     if "placements" in top:
         for node in rd.sequence(top["placements"][1], "placements"):
@@ -306,9 +318,9 @@ def load_packs(refs: list[str]) -> LoadedPack:
     """Load and compile packs (a mix when several); never raises on bad input."""
     diags: list[Diagnostic] = []
     sources: dict[str, str] = {}
-    manifests = _manifests(refs, diags, sources)
+    manifests, ranked = _manifests(refs, diags, sources)
     names = PackNames()
-    _pack_names(manifests, names, diags)
+    lineage = _pack_names(manifests, names, diags)
     for m in manifests:
         names.terrains |= m.terrains
         names.symbols |= m.symbols
@@ -341,12 +353,18 @@ def load_packs(refs: list[str]) -> LoadedPack:
     placed, pools = check_placements(manifests, names, diags, limits)
     on_map = {p.placement.marker for p in placed} | {n for members in pools.values() for n in members}
     diags.extend(unused_markers(unique, checked, on_map))
-    bank = next((m.coins for m in manifests if m.coins), 1000)
     read = lambda path: _read(path, diags, sources)  # noqa: E731
-    bases = {m.name: frozenset().union(*names.names.levels.get(m.name, ())) for m in manifests}
-    setups = {m.name: load_setups(m, placed, pools, names, m.coins or bank, diags, bases[m.name], read)
-              for m in manifests}
+    boards = {m.name: modular_boards(m, names, diags, read) for m in manifests}
+    banks = {m.name: m.coins for m in manifests if m.coins}
+    setups: dict[str, dict[int, Setup]] = {}
+    for m in manifests:  # required packs first: what a pack inherits is known
+        farthest_first = lineage[m.name][::-1]
+        setups[m.name] = load_setups(
+            m, {size: b for p in farthest_first for size, b in boards[p].items()},
+            {n: s for p in farthest_first[:-1] for n, s in setups.get(p, {}).items()}, placed, pools, names,
+            nearest(banks, lineage[m.name]) or 1000, diags, frozenset(lineage[m.name]), read)
     chosen = _chosen_board(manifests, setups, diags)
+    _team_scores(manifests, setups, lineage, diags)
     if any(d.is_error for d in diags):
         return LoadedPack(None, manifests, diags, sources, unique)
     contents = compile_decls(unique, checked)
@@ -354,15 +372,15 @@ def load_packs(refs: list[str]) -> LoadedPack:
         c.display = names.names.display(d.name)
     home = {(family_of(d.kind), d.name): names.pack_of.get(d.path, "") for d in unique}
     mix = Mix(
-        name="+".join(m.name for m in manifests) or "empty", packs=[m.name for m in manifests], contents=contents,
-        home=home, setups={k: v for k, v in setups.items() if v},
+        name="+".join(m.name for m in manifests) or "empty", packs=[m.name for m in manifests],
+        ranked=[m.name for m in ranked], contents=contents, home=home, setups={k: v for k, v in setups.items() if v},
         markets={m.name: m.market for m in manifests if m.market}, dice={m.name: m.die for m in manifests if m.die},
-        banks={m.name: m.coins for m in manifests if m.coins},
+        banks=banks, team_scores={m.name: m.team_score[0] for m in manifests if m.team_score},
         budgets=Budgets(**{k: v for m in manifests for k, v in m.budgets.items()}),
         copied=compile_copies(unique, checked, contents),
         spellings={f: names.names.spelled(f) for f in ("race", "power", "piece", "pool")},
         tests=checked.tests, mentions=checked.mentions, puts=checked.puts, pools=pools, alike=dict(names.alike),
-        terrains=frozenset(names.terrains), symbols=frozenset(names.symbols), chosen=chosen, bases=bases)
+        terrains=frozenset(names.terrains), symbols=frozenset(names.symbols), chosen=chosen, lineage=lineage)
     ruleset = mix.ruleset(mix.board_for())
     for m in manifests:
         if m.name in mix.played_on:
@@ -375,9 +393,12 @@ def load_packs(refs: list[str]) -> LoadedPack:
     return LoadedPack(ruleset, manifests, diags, sources, unique, mix)
 
 
-def _manifests(refs: list[str], diags: list[Diagnostic], sources: dict[str, str]) -> list[Manifest]:
-    """The packs named and the packs they require, each once, required packs first."""
+def _manifests(refs: list[str], diags: list[Diagnostic], sources: dict[str, str]) -> tuple[list[Manifest], list[Manifest]]:
+    """The packs named and the packs they require, each once: required packs first (the order rules
+    fold and pieces are placed in), and ranked, each pack before the packs it requires (the order a
+    board is chosen in)."""
     manifests: list[Manifest] = []
+    ranked: list[Manifest] = []
     seen: dict[Path, Manifest | None] = {}
 
     def add(ref: str, via: Manifest | None = None, node=None) -> Manifest | None:
@@ -400,6 +421,7 @@ def _manifests(refs: list[str], diags: list[Diagnostic], sources: dict[str, str]
         seen[folder] = m = read_manifest(folder, diags, sources)
         if m is None:
             return None
+        ranked.append(m)
         for req, req_node in zip(m.requires, m.requires_nodes):
             if (sub := add(req, m, req_node)) is not None:
                 m.needs.append(sub.name)
@@ -408,12 +430,12 @@ def _manifests(refs: list[str], diags: list[Diagnostic], sources: dict[str, str]
 
     for ref in refs:
         add(ref)
-    return manifests
+    return manifests, ranked
 
 
-def _pack_names(manifests: list[Manifest], names: PackNames, diags: list[Diagnostic]) -> None:
+def _pack_names(manifests: list[Manifest], names: PackNames, diags: list[Diagnostic]) -> dict[str, tuple[str, ...]]:
     """Pack names qualify the names of a mix, so each pack of a mix has its own and no colon (SW258);
-    what each pack sees: itself, then the packs it requires, nearest first."""
+    what each pack sees, its lineage: itself, then the packs it requires, nearest first."""
     first: dict[str, Manifest] = {}
     for m in manifests:
         rd = Reader(str(m.path / "pack.yaml"), diags)
@@ -425,13 +447,16 @@ def _pack_names(manifests: list[Manifest], names: PackNames, diags: list[Diagnos
                      f"{shown(str(first[m.name].path))})", "the name of a pack tells its declarations from another "
                      "pack's: give each pack its own")
         first.setdefault(m.name, m)
+    lineage = {}
     for m in manifests:
         levels, done, level = [], {m.name}, [m.name]
         while level:
-            levels.append(frozenset(level))
-            level = [n for p in level if p in first for n in first[p].needs if n not in done]
+            levels.append(level)
+            level = list(dict.fromkeys(n for p in level if p in first for n in first[p].needs if n not in done))
             done |= set(level)
-        names.names.levels[m.name] = tuple(levels)
+        names.names.levels[m.name] = tuple(frozenset(level) for level in levels)
+        lineage[m.name] = tuple(p for level in levels for p in level)
+    return lineage
 
 
 def _rule_files(m: Manifest, diags: list[Diagnostic]) -> list[Path]:
@@ -490,6 +515,17 @@ def _bundled_vocabulary() -> frozenset[str]:
             if m is not None:
                 out |= m.terrains | m.symbols
     return frozenset(out)
+
+
+def _team_scores(manifests: list[Manifest], setups: dict, lineage: dict[str, tuple[str, ...]],
+                 diags: list[Diagnostic]) -> None:
+    """`team_score` counts on the boards of its pack and of the packs requiring it: a setup there must
+    give teams (SW252)."""
+    for m in manifests:
+        if m.team_score and not any(s.teams for b, of in setups.items() if m.name in lineage[b] for s in of.values()):
+            Reader(str(m.path / "pack.yaml"), diags).warning(
+                m.team_score[1], "SW252", "`team_score` says how teams score, and no setup gives teams",
+                "give the players teams in their setups (`teams: [red, blue]`), or leave `team_score` out")
 
 
 def _chosen_board(manifests: list[Manifest], setups: dict, diags: list[Diagnostic]) -> str:

@@ -2,15 +2,20 @@
 (docs/mixing.md).
 
 Every pack that has setups can provide the board. The ruleset for a board takes
-that pack's setups (maps or modular boards, rounds, coins, bank, market, die),
-every pack's placements and pools, every rule except the `board` rules of the
-other packs, and leaves out of its market the races and powers that make no sense
+that pack's setups (maps or modular boards, rounds, coins), its bank, market, die
+and team scoring (or those it inherits from the packs it requires), every pack's
+placements and pools, every rule except the `board` rules of the packs it does not
+build on, and leaves out of its market the races and powers that make no sense
 there: those whose rules test terrains, symbols or pieces (`terrain is X`, `has S`,
 `in [...]`, `has MARKER`) none of which can be on that board, directly or through
-an equivalence. A pack's own races and powers always make sense on its own board.
+an equivalence, and, when its market has columns, the races that fit none. The
+races and powers of the board's pack and of the packs it requires always make
+sense on it.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 import attrs
 
@@ -31,12 +36,14 @@ ITEMS = ("race", "power")  # what a board discards
 class Mix:
     name: str
     packs: list[str]  # in load order: required packs before the packs requiring them
+    ranked: list[str]  # each pack before the packs it requires: the order a board is chosen in
     contents: list[Content]
     home: dict[tuple[str, str], str]  # (family, key) -> the pack that declares it
     setups: dict[str, dict[int, Setup]]  # per pack that provides a board: its setups
     markets: dict[str, Market]
     dice: dict[str, tuple[int, ...]]
     banks: dict[str, int]
+    team_scores: dict[str, str]
     budgets: Budgets
     copied: dict
     spellings: dict[str, dict[str, tuple[str, ...]]]
@@ -48,14 +55,14 @@ class Mix:
     terrains: frozenset[str]
     symbols: frozenset[str]
     chosen: str = ""  # pack.yaml `board:`
-    bases: dict[str, frozenset[str]] = attrs.field(factory=dict)  # pack -> itself and every pack it requires
+    lineage: dict[str, tuple[str, ...]] = attrs.field(factory=dict)  # pack -> itself, the packs it requires, nearest first
     _rulesets: dict[str | None, Ruleset] = attrs.field(factory=dict)
     _discards: dict[tuple[str, int], dict[tuple[str, str], list[str]]] = attrs.field(factory=dict)
 
     @property
     def boards(self) -> list[str]:
-        """The packs that can provide the board, in load order."""
-        return [p for p in self.packs if self.setups.get(p)]
+        """The packs that can provide the board: in the order given, a pack before the packs it requires."""
+        return [p for p in self.ranked if self.setups.get(p)]
 
     @property
     def played_on(self) -> list[str]:
@@ -75,9 +82,12 @@ class Mix:
             self._rulesets[board] = self._build(board)
         return self._rulesets[board]
 
+    def first(self, values: dict, board: str | None):
+        """A setting of the game on `board` (its market, die, bank…): the board pack's own, or the one it
+        inherits from the packs it requires, or the first pack's."""
+        return nearest(values, self.lineage.get(board or "", ())) or nearest(values, self.ranked)
+
     def _build(self, board: str | None) -> Ruleset:
-        def first(values: dict):
-            return values.get(board) if board in values else next((values[p] for p in self.packs if p in values), None)
         setups = {n: attrs.evolve(s, discarded=frozenset(self.discarded(board, n)))
                   for n, s in self.setups.get(board or "", {}).items()}
         by_kind = {k: {c.name: c for c in self.contents if c.kind in kinds}
@@ -85,14 +95,16 @@ class Mix:
         return Ruleset(
             name=self.name, races=by_kind["race"], powers=by_kind["power"], markers=by_kind["piece"],
             rules=[c for c in self.contents if c.kind == "rule" and self.applies(c, board)],
-            copied=self.copied, setups=setups, market=first(self.markets) or Market(),
-            die=first(self.dice) or (0, 0, 0, 1, 2, 3), bank=first(self.banks) or 1000, budgets=self.budgets,
+            copied=self.copied, setups=setups, market=self.first(self.markets, board) or Market(),
+            die=self.first(self.dice, board) or (0, 0, 0, 1, 2, 3), bank=self.first(self.banks, board) or 1000,
+            budgets=self.budgets,
+            team_score=nearest(self.team_scores, self.lineage.get(board or "", ())) or "sum",
             terrains=self.terrains, symbols=self.symbols, spellings=self.spellings)
 
     def applies(self, rule: Content, board: str | None) -> bool:
         """A rule tagged `board` applies only on the board of its pack, or of a pack that requires it
         (which inherits its edition rules); every other rule always."""
-        return BOARD_TAG not in rule.tags or self.home.get(("rule", rule.name)) in self.bases.get(board or "", ())
+        return BOARD_TAG not in rule.tags or self.home.get(("rule", rule.name)) in self.lineage.get(board or "", ())
 
     def like(self, name: str) -> frozenset[str]:
         return self.alike.get(name, frozenset({name}))
@@ -114,9 +126,14 @@ class Mix:
             if any(_hits(pl, r) for r in regions):
                 placed |= {pl.marker} if pl.marker else set(self.pools.get(pl.pool, ()))
         kinds = {c.name: {c.kind, *c.tags} for c in self.contents if c.kind in ("marker", "relic", "place")}
-        items = [(c.kind, c.name) for c in self.contents if c.kind in ITEMS and not c.neutral
-                 and self.home.get((c.kind, c.name)) != board and self.tests.get((c.kind, c.name))]
-        out: dict[tuple[str, str], list[str]] = {}
+        others = [c for c in self.contents if c.kind in ITEMS and not c.neutral
+                  and self.home.get((c.kind, c.name)) not in self.lineage.get(board or "", ())]
+        market = self.first(self.markets, board) or Market()
+        unfit = {(c.kind, c.name): ["it carries no tag of the market's columns ("
+                                    + "; ".join(map(", ".join, market.columns)) + ")"]
+                 for c in others if c.kind == "race" and market.column_for(c.tags) is None}
+        items = [(c.kind, c.name) for c in others if self.tests.get((c.kind, c.name)) and (c.kind, c.name) not in unfit]
+        out: dict[tuple[str, str], list[str]] = dict(unfit)
         while True:  # an item discarded puts nothing on the map: what depends only on that goes too
             puts = {p for c in self.contents if (c.kind, c.name) not in out and (c.kind != "rule" or self.applies(c, board))
                     for p in self.puts.get((family_of(c.kind), c.name), ())}
@@ -124,8 +141,8 @@ class Mix:
             markers |= {m for what, n in puts if what == "pool" for m in self.pools.get(n, ())}
             there = {"place": lambda n: not self.like(n).isdisjoint(present), "marker": markers.__contains__,
                      "kind": {k for m in markers for k in kinds.get(m, ())}.__contains__}
-            found = {item: self._why(self.tests[item]) for item in items
-                     if not any(there[what](n) for what, n in self.tests[item])}
+            found = unfit | {item: self._why(self.tests[item]) for item in items
+                             if not any(there[what](n) for what, n in self.tests[item])}
             if found == out:
                 return out
             out = found
@@ -137,6 +154,11 @@ class Mix:
         pieces = sorted(n if what == "marker" else f"{n} pieces" for what, n in needs if what != "place")
         return [f"it tests {', '.join(places)}, on no region of the map"] * bool(places) + \
             [f"it tests {', '.join(pieces)}, which nothing puts on this board"] * bool(pieces)
+
+
+def nearest(values: dict, packs: Iterable[str]):
+    """The value of the first of `packs` that gives one (None if none does)."""
+    return next((values[p] for p in packs if values.get(p)), None)
 
 
 def _hits(pl: Placement, region: Region) -> bool:
@@ -190,22 +212,27 @@ def findings(mix: Mix, where: dict[tuple[str, str], Where], vocab: dict[str, lis
 
 
 def _missing_equivalences(mix: Mix, vocab: dict[str, list[Where]]) -> list[Diagnostic]:
-    """SW185: a terrain or symbol that another pack's content tests, that is on no map of a board
-    and that no equivalence counts as something there."""
-    out = []
+    """SW185: a terrain or symbol that the content of packs a board does not build on tests, that is
+    on no map of that board and that no equivalence counts as something there (once, with every
+    such board)."""
+    lacking: dict[str, list[str]] = {}
     for b in mix.played_on:
         present = {t for s in mix.setups[b].values() for face in faces_of(s) for r in face.regions
                    for t in (r.terrain, *r.symbols)}
         idle = {c.name for c in mix.contents if c.kind == "rule" and not mix.applies(c, b)}
-        tested = sorted({name for (family, key), found in mix.mentions.items() if mix.home.get((family, key)) != b
+        tested = sorted({name for (family, key), found in mix.mentions.items()
+                         if mix.home.get((family, key)) not in mix.lineage.get(b, ())
                          and not (family == "rule" and key in idle) for what, name in found if what == "place"})
         for name in tested:
             if mix.like(name).isdisjoint(present) and name in vocab:
-                w = vocab[name][0]
-                out.append(Diagnostic(w.path, w.span, "SW185", f"'{name}' is on no map of {b}, and no equivalence "
-                                      f"counts it as a terrain or symbol there: what tests it never holds on that board",
-                                      f"if something of {b}'s maps plays its part, say so: `equivalences: "
-                                      f"[[{name}, …]]`", "warning"))
+                lacking.setdefault(name, []).append(b)
+    out = []
+    for name, boards in sorted(lacking.items()):
+        w, on = vocab[name][0], " or ".join(boards)
+        out.append(Diagnostic(w.path, w.span, "SW185", f"'{name}' is on no map of {on}, and no equivalence counts "
+                              "it as a terrain or symbol there: what tests it never holds on that board",
+                              f"if something of {on}'s maps plays its part, say so: `equivalences: [[{name}, …]]`",
+                              "warning"))
     return out
 
 
@@ -219,5 +246,5 @@ def mix_findings(mix: Mix, decls: list[ast.Decl], manifests: list) -> list[Diagn
             vocab.setdefault(n, []).append(Where(str(m.path / "pack.yaml"), span_of(m.nodes[n])))
     idle = [(d.name, Where(d.path, d.name_span)) for d in decls if d.kind == "rule"
             and BOARD_TAG in {a for i in d.items if isinstance(i, ast.Prop) and i.name == "tags" for a in i.args}
-            and not any(mix.home.get(("rule", d.name)) in mix.bases.get(b, ()) for b in mix.boards)]
+            and not any(mix.home.get(("rule", d.name)) in mix.lineage.get(b, ()) for b in mix.boards)]
     return findings(mix, where, vocab, idle)

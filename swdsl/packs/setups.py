@@ -89,14 +89,16 @@ def check_placements(manifests, names: PackNames, diags: list[Diagnostic],
     return placed, pools
 
 
-def load_setups(m, placed: list[Placed], pools: dict[str, tuple[str, ...]], names: PackNames, bank: int,
-                diags: list[Diagnostic], bases: frozenset[str], read) -> dict[int, Setup]:
-    """The setups of the pack `m` when it provides the board: its maps (loaded with `read`, the
-    loader's careful file reader), the placements that run on it (a `board: true` one only if its
-    pack is among `bases`: `m` and the packs it requires) and every hidden pool."""
+def load_setups(m, layout: dict[str, tuple[tuple, ...]], inherited: dict[int, Setup], placed: list[Placed],
+                pools: dict[str, tuple[str, ...]], names: PackNames, bank: int, diags: list[Diagnostic],
+                bases: frozenset[str], read) -> dict[int, Setup]:
+    """The setups of the pack `m` when it provides the board: its maps, or modular boards drawn from
+    `layout` (its own, or else those of the packs it requires), the placements that run on it (a
+    `board: true` one only if its pack is among `bases`: `m` and the packs it requires) and every
+    hidden pool. A pack with setups of its own keeps the `inherited` ones (of the packs it requires)
+    for the player counts it gives none for; a pack without any provides no board."""
     rd = Reader(str(m.path / "pack.yaml"), diags)
     load = lambda rel, node: _map_file(m, rel, node, rd, names, diags, read)  # noqa: E731
-    layout = _boards(m, rd, load)
     placements = tuple(p.placement for p in placed if not p.board_only or p.pack in bases)
     setups: dict[int, Setup] = {}
     for count, entry in m.setup.items():
@@ -117,14 +119,19 @@ def load_setups(m, placed: list[Placed], pools: dict[str, tuple[str, ...]], name
         if seats and len(seats) != count:
             rd.error(entry["node"], "SW237", f"setup {count} lists {len(seats)} seats",
                      "give one list of tags per player, or leave `seats` out")
+        if entry["teams"] and len(entry["teams"]) != count:
+            rd.error(entry["node"], "SW250", f"setup {count} gives {len(entry['teams'])} teams",
+                     "give one team per player, in turn order, or leave `teams` out")
         drawn = None
         if "boards" in entry:
             drawn = _drawn_boards(rd, layout, *entry["boards"])
             if drawn is None:
                 continue
         setups[count] = Setup(count, board, entry["rounds"] or 10, entry["coins"] or 0,
-                              placements, dict(pools), seats, drawn)
-    return setups
+                              placements, dict(pools), seats, drawn, teams=entry["teams"])
+    if not m.setup:
+        return {}
+    return {**{n: attrs.evolve(s, placements=placements) for n, s in inherited.items()}, **setups}
 
 
 def pack_file(m, rel: str, node, rd: Reader, what: str) -> Path | None:
@@ -154,9 +161,11 @@ def _map_file(m, rel: str, node, rd: Reader, names: PackNames, diags: list[Diagn
     return board
 
 
-def _boards(m, rd: Reader, load) -> dict[str, tuple[tuple, ...]]:
-    """The pack's modular boards: size -> physical boards -> faces. Faces are
-    islands of one map in play, so their region ids must differ."""
+def modular_boards(m, names: PackNames, diags: list[Diagnostic], read) -> dict[str, tuple[tuple, ...]]:
+    """The pack's modular boards: size -> physical boards -> faces, their maps loaded with `read`
+    (the loader's careful file reader). Faces are islands of one map in play, so their region ids
+    must differ."""
+    rd = Reader(str(m.path / "pack.yaml"), diags)
     out: dict[str, tuple[tuple, ...]] = {}
     seen: dict[str, str] = {}
     for size, boards in m.boards.items():
@@ -164,7 +173,7 @@ def _boards(m, rd: Reader, load) -> dict[str, tuple[tuple, ...]]:
         for faces in boards:
             loaded = []
             for rel, node in faces:
-                face = load(rel, node) if rel else None
+                face = _map_file(m, rel, node, rd, names, diags, read) if rel else None
                 if face is None:
                     continue
                 for region in face.regions:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from swdsl.diagnostics import Span
 from swdsl.engine.legal import explain_illegal, legal_actions
-from swdsl.engine.outcome import winner
+from swdsl.engine.outcome import team_scores, team_standing, team_winners, winner
 from swdsl.engine.state import Game
 from swdsl.engine.stats import explain
 from swdsl.scenarios.actions import Failure, ScenarioError, action_text, offered_abilities, parse_action
@@ -88,6 +88,8 @@ def check(path: Path, name: str, game: Game, exp: Mapping, at: Span) -> list[Fai
             names = {k for k, ab in offered_abilities(game) if words[1] in (ab.name, ab.key, k)}
             if len(words) == 2 or not names:  # any use of that ability (none if nothing offers it)
                 return any(a.kind == "ability" and a.a in names for a in legal)
+        if words[:1] == ["choose"] and game.turn.phase != "choose":  # no trigger is waiting for a choice
+            return False
         try:
             return parse_action(game, text, at) in legal
         except ScenarioError as err:
@@ -138,6 +140,13 @@ def check(path: Path, name: str, game: Game, exp: Mapping, at: Span) -> list[Fai
         if got != sorted(exp["discarded"]):
             fail("discarded", f"discarded (banners set aside, badges on the discard pile): expected "
                               f"{sorted(exp['discarded'])}, got {got}")
+    for tag, want in (exp.get("columns") or {}).items():
+        column = next((game.market.columns[i] for i, tags in enumerate(game.ruleset.market.columns)
+                       if str(tag) in tags), None)
+        if column != [str(b) for b in want]:
+            fail("columns", f"market column {tag}: expected {list(want)} from row 1 down, got {column}")
+    if "powers" in exp and game.market.powers != [str(p) for p in exp["powers"]]:
+        fail("powers", f"power column: expected {list(exp['powers'])} from row 1 down, got {game.market.powers}")
     for name, want in (exp.get("pools") or {}).items():
         if game.pools.get(name) != want:
             fail("pools", f"pieces of {name} left in the box: expected {want}, got {game.pools.get(name)}")
@@ -172,7 +181,23 @@ def check(path: Path, name: str, game: Game, exp: Mapping, at: Span) -> list[Fai
     if "winner" in exp:
         if winner(game) + 1 != int(exp["winner"]):
             fail("winner", f"winner: expected player {exp['winner']}, got player {winner(game) + 1}")
+    if "team_winner" in exp:
+        want = exp["team_winner"]
+        want = sorted(str(t) for t in (want if isinstance(want, list) else [want]))
+        if sorted(team_winners(game)) != want:
+            fail("team_winner", f"team_winner: expected {' and '.join(want)}, got "
+                 f"{' and '.join(team_winners(game))} ({explain_teams(game)})")
+    for team, want in (exp.get("team_scores") or {}).items():
+        got = team_scores(game).get(str(team))
+        if got != want:
+            fail("team_scores", f"score of team {team}: expected {want}, got {got} ({explain_teams(game)})")
     return fails
+
+
+def explain_teams(game: Game) -> str:
+    """Each team's standing: its score, its best individual score, its tokens on the map."""
+    return "; ".join(f"{team} {score} (best player {best}, {tokens} tokens on the map)"
+                     for team in team_scores(game) for score, best, tokens in [team_standing(game, team)])
 
 
 def explain_coins(game: Game, want: list) -> str:

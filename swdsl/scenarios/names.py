@@ -31,6 +31,7 @@ def keyed(sc: Mapping, rs: Ruleset) -> None:
     given = sc.get("given")
     if isinstance(given, Mapping):
         _pairs(given.get("market"), rs)
+        _each_value(given.get("columns"), rs, "race")
         _items(given, "pile", rs, "power")
         for spec in _listed(given.get("races")):
             if isinstance(spec, Mapping):
@@ -63,6 +64,8 @@ def _expect(exp: Mapping, rs: Ruleset) -> None:
         if isinstance(want, Mapping):
             _value(want, "power", rs, "power")
     _pairs(exp.get("market"), rs)
+    _each_value(exp.get("columns"), rs, "race")
+    _items(exp, "powers", rs, "power")
     _items(exp, "stack_bottom", rs, "race")
     if isinstance(exp.get("discarded"), list):
         exp["discarded"][:] = [key_of(rs, "race" if n in rs.spellings.get("race", {}) else "power", n)

@@ -120,6 +120,9 @@ def build(path: Path, given: Mapping, ruleset: Ruleset, at: Span) -> Game:
             pos.coins(seat, c)
         where = given.span("market", at)
         pos.market([(str(r), str(p)) for r, p in given.get("market") or []])
+        where = given.span("columns", at)
+        for tag, names in (given.get("columns") or {}).items():
+            pos.column(str(tag), [str(n) for n in names])
         where = given.span("pile", at)
         pos.pile([str(p) for p in given.get("pile") or []])
         where = given.span("market_coins", at)

@@ -24,15 +24,15 @@ from swdsl.scenarios.names import ambiguous, key_of
 
 SCENARIO_KEYS = {"name", "rule", "given", "do", "expect"}
 GIVEN_KEYS = {"players", "map", "boards", "empty_board", "coins", "current", "round", "races", "markers", "dice",
-              "draws", "market", "market_coins", "pile", "phase", "face_down", "board"}
+              "draws", "market", "market_coins", "pile", "columns", "phase", "face_down", "board"}
 FAMILIES = {"race": "race", "power": "power", "marker": "piece", "hidden": "pool"}  # names a mix may qualify
 EXPECT_KEYS = {"coins", "regions", "hand", "races", "cost", "legal", "illegal", "phase", "round", "current",
                "tray", "winner", "market", "market_coins", "stack_bottom", "pools", "hidden", "players", "vars",
-               "discarded"}
+               "columns", "powers", "team_winner", "team_scores", "discarded"}
 RACE_KEYS = {"player", "race", "power", "declined", "hand", "regions", "turns", "vars"}
 REGION_FIELDS = {"race", "tokens", "markers", "player", "declined", "face_down"}
 RACE_FIELDS = {"hand", "declined", "regions", "power", "reserve", "pending"}  # and "var NAME"
-PHASES = ("conquer", "redeploy")
+PHASES = ("start", "conquer", "redeploy")
 EXPECTED_PHASES = ("start", "pick", "conquer", "redeploy", "defend", "scoring", "after", "choose", "over")
 ACTIONS = ("pick", "decline", "abandon", "conquer", "final", "ability", "choose", "end", "place", "gather", "pass")
 REGION_ACTIONS = ("conquer", "final", "abandon", "place", "gather")
@@ -164,7 +164,7 @@ class Validator:
                        f"({players} players)")
         if "phase" in given and given["phase"] not in PHASES:
             self.unknown(given.span("phase", at), "phase", given["phase"], PHASES,
-                         "a position starts in the conquer or redeploy phase")
+                         "a position starts in the start, conquer or redeploy phase")
         for i, roll in enumerate(given.get("dice") or []):
             span = span_in(given["dice"], i, at)
             if self.shape(roll, int, span, "a die roll") and roll not in rs.die:
@@ -221,6 +221,17 @@ class Validator:
                 self.unknown(span, "power", combo[1], self.rs.powers)
         for i, c in enumerate(given.get("market_coins") or []):
             self.count(c, span_in(given["market_coins"], i, at), "market coins")
+        columns = given.get("columns") or Mapping()
+        if self.shape(columns, dict, given.span("columns", at), "`columns`"):
+            tags = {t for c in self.rs.market.columns for t in c}
+            for tag, names in columns.items():
+                span = columns.key_spans.get(tag, at)
+                if tag not in tags:
+                    self.unknown(span, "market column tag", tag, tags)
+                elif self.shape(names, list, span, f"column {tag}"):
+                    for name in names:
+                        if name not in self.rs.races:
+                            self.unknown(span, "race", name, self.rs.banners)
         pile = given.get("pile") or []
         if self.shape(pile, list, given.span("pile", at), "`pile`"):
             for i, power in enumerate(pile):
@@ -388,6 +399,52 @@ class Validator:
                     for name in want.get("markers") or []:
                         if name not in self.rs.markers:
                             self.unknown(span, "marker", name, self.rs.markers)
+        self.columns(exp, at)
+        self.teams(exp, at, players)
+
+    def columns(self, exp: Mapping, at: Span) -> None:
+        """`columns` names market columns by a tag of theirs and lists banners; `powers` lists powers."""
+        columns = exp.get("columns") or Mapping()
+        if self.shape(columns, dict, exp.span("columns", at), "`columns`"):
+            tags = {t for c in self.rs.market.columns for t in c}
+            for tag, banners in columns.items():
+                span = columns.key_spans[tag]
+                if str(tag) not in tags:
+                    self.unknown(span, "market column", tag, tags,
+                                 "" if tags else "the market has one column: use `market` and `stack_bottom`")
+                if self.shape(banners, list, columns.span(tag, span), f"the column {tag}"):
+                    for name in banners:
+                        if name not in self.rs.races:
+                            self.unknown(span, "race", name, self.rs.banners)
+        powers = exp.get("powers") or []
+        if self.shape(powers, list, exp.span("powers", at), "`powers`"):
+            for i, name in enumerate(powers):
+                if name not in self.rs.powers:
+                    self.unknown(span_in(powers, i, at), "power", name, self.rs.powers)
+
+    def teams(self, exp: Mapping, at: Span, players: int) -> None:
+        """`team_winner` (a team, or a list of teams sharing the victory) and `team_scores`
+        name teams of the setup for this player count."""
+        if ("team_winner" not in exp and "team_scores" not in exp) or players not in self.rs.setups:
+            return
+        teams = set(self.rs.setups[players].teams)
+        if not teams:
+            key = "team_winner" if "team_winner" in exp else "team_scores"
+            self.error(exp.span(key, at), "SW406", f"the setup for {players} players gives no teams",
+                       "pack.yaml gives teams per seat: `teams: [red, blue]` in a setup")
+            return
+        if "team_winner" in exp:
+            want, span = exp["team_winner"], exp.span("team_winner", at)
+            for team in want if isinstance(want, list) else [want]:
+                if str(team) not in teams:
+                    self.unknown(span, "team", team, teams)
+        scores = exp.get("team_scores") or Mapping()
+        if self.shape(scores, dict, exp.span("team_scores", at), "`team_scores`"):
+            for team, n in scores.items():
+                span = scores.key_spans[team]
+                if str(team) not in teams:
+                    self.unknown(span, "team", team, teams)
+                self.shape(n, int, scores.span(team, span), f"the score of {team}")
 
 
 def _described(kind: type | tuple) -> str:

@@ -100,6 +100,7 @@ def _fields(game):
         "conquered": lambda: setattr(t, "conquered", not t.conquered),
         "abandoned": lambda: setattr(t, "abandoned", not t.abandoned),
         "picked": lambda: setattr(t, "picked", not t.picked),
+        "revealed": lambda: t.revealed.append("x"),
         "declined": lambda: setattr(t, "declined", not t.declined),
         "gathered": lambda: t.gathered.add(0),
         "placed": lambda: t.placed.add(0),
@@ -136,7 +137,8 @@ COVERED = {
                "markers": "player markers", "vars": "player vars"},
     "TurnState": {"phase": "phase", "actor": "actor", "acting": "acting", "queue": "queue", "log": "log",
                   "gone": "gone", "uses": "turn uses", "die": "die", "conquered": "conquered",
-                  "abandoned": "abandoned", "picked": "picked", "declined": "declined", "gathered": "gathered",
+                  "abandoned": "abandoned", "picked": "picked", "revealed": "revealed", "declined": "declined",
+                  "gathered": "gathered",
                   "placed": "placed", "readied": "readied", "returning": "returning", "depth": "depth",
                   "runs": "runs", "resumed": "resumed", "decisions": "decisions", "resume": "resume"},
     "RaceInst": {"declined": "race declined", "hand": "race hand", "reserve": "race reserve",
@@ -145,7 +147,7 @@ COVERED = {
 }
 # what is not state: the game's definition (shared or replayed from), identity, and derived caches
 NOT_STATE = {"Game": {"ruleset", "setup", "board", "seed", "actions", "ledger", "cause"}, "Player": {"seat"},
-             "TurnState": set(),
+             "TurnState": {"undo"},  # set only while a conquest's own triggers run
              "RaceInst": {"id", "race", "power", "player", "mods", "triggers", "abilities", "fold_cache"}}
 
 

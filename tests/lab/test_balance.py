@@ -144,3 +144,17 @@ def test_compare_finds_a_significant_change():
     assert row["significant"] and row["change"] == pytest.approx(0.25)
     same = compare(before, before, [])
     assert not same["races"][0]["significant"]
+
+
+def test_compare_names_changed_pack_settings_and_maps(tmp_path):
+    tweaked = tmp_path / "classic"
+    shutil.copytree(bundled_packs_dir() / "classic", tweaked)
+    manifest = tweaked / "pack.yaml"
+    manifest.write_text(manifest.read_text().replace("2: {map: maps/2p.yaml, rounds: 10, coins: 5}",
+                                                     "2: {map: maps/2p.yaml, rounds: 8, coins: 5}"))
+    two = tweaked / "maps" / "2p.yaml"
+    two.write_text(two.read_text().replace("1: {terrain: sea, edge: true}", "1: {terrain: lake, edge: true}"))
+    r = run("balance", "--games", "4", "--bots", "random", "--compare", str(tweaked), "--format", "json")
+    doc = json.loads(r.output)
+    assert {"kind": "pack.yaml", "name": "setup 2", "change": "changed"} in doc["content"]
+    assert {"kind": "map", "name": "classic-2p", "change": "changed"} in doc["content"]
