@@ -291,6 +291,15 @@ def test_info_of_a_mix_shows_its_board_and_what_it_discards():
         x for x in data["races"] if x["name"] == "warcraft:Dwarves").items()
 
 
+def test_balance_compare_of_a_mix_compares_the_settings_of_the_board_played():
+    from swdsl.lab.compare import content_changes
+
+    mix = load_packs(["classic", "underground"])
+    assert content_changes(mix, mix, ("underground", "underground")) == []
+    changed = {c["name"] for c in content_changes(mix, mix, ("classic", "underground"))}
+    assert {"bank", "setup 3", "classic-3p", "underground-3p"} <= changed  # the other board's maps, bank, setups
+
+
 def test_saved_games_of_a_mix_replay_exactly(tmp_path):
     r = CliRunner().invoke(main, ["simulate", "--pack", MIXES["underground+warcraft"], "--board", "warcraft",
                                   "--players", "3", "--games", "2", "--save-dir", str(tmp_path)])

@@ -250,7 +250,8 @@ def balance(players, games, seed, bots, jobs, scheduler, packs, board, fmt, out_
         played = {r.index for r in after.results}  # interrupted: compare the same games only
         before = attrs.evolve(run, results=[r for r in run.results if r.index in played], partial=partial)
         rep = lab_balance.report(after)
-        doc = compare(lab_balance.report(before), rep, content_changes(load_packs(refs), load_packs(list(compare_packs))))
+        doc = compare(lab_balance.report(before), rep, content_changes(load_packs(refs), load_packs(list(compare_packs)),
+                                                                       (job.board, other.board)))
         text = {"json": render.as_json, "csv": render.comparison_csv}.get(fmt, render.comparison_text)(doc)
     else:
         rep = lab_balance.report(run)

@@ -140,6 +140,15 @@ class Typer:
         if not self.optional:
             self.out.tests.setdefault(key, set()).add((what, name))
 
+    def tested_piece(self, env: _Env, path: str, name: str, span) -> str | None:
+        """The key of the piece a `has` names, noted as used and tested ('' when the name is
+        ambiguous, reported; None when it names no piece)."""
+        key = self.named(path, "piece", name, span)
+        if key:
+            self.out.used_markers.add(key)
+            self.tested(env, "marker", key)
+        return key
+
     @contextmanager
     def maybe(self, really: bool = True):
         """Type what follows as something a rule may do without (see `tested`)."""
@@ -428,12 +437,10 @@ class Typer:
                 if n in self.names.symbols:
                     self.tested(env, "place", n)
                     return self.resolve(e, ("symbol", n, self.names.like(n)), "bool")
-                key = self.named(path, "piece", n, e.span)
+                key = self.tested_piece(env, path, n, e.span)
                 if key == "":
                     return "bool"
                 if key is not None:
-                    self.out.used_markers.add(key)
-                    self.tested(env, "marker", key)
                     return self.resolve(e, ("marker", key), "bool")
                 if n in self.names.marker_tags:
                     self.tested(env, "kind", n)
@@ -457,15 +464,12 @@ class Typer:
                 key = self.marker_name(path, n, e.span)
                 return self.resolve(e, ("player_marker", key), "bool")
             if st == "marker":
-                key = self.named(path, "piece", n, e.span)
+                key = self.tested_piece(env, path, n, e.span)
                 if key == "":
                     return "bool"
-                if key is not None:
-                    self.out.used_markers.add(key)
-                    self.tested(env, "marker", key)
-                elif n in self.names.marker_tags:
+                if key is None and n in self.names.marker_tags:
                     self.tested(env, "kind", n)
-                else:
+                elif key is None:
                     self.error(path, e.span, "SW117", f"unknown marker, kind or tag '{n}'",
                                did_you_mean(n, self.names.markers | self.names.marker_tags)
                                or "a marker piece is tested by its name, kind (`relic`, `place`) or tag")
