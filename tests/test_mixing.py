@@ -219,11 +219,24 @@ def test_a_race_discarded_leaves_a_power_of_the_same_name_on_offer(tmp_path):
         p for _, _, _, p in game.visible_combos()]
 
 
-def test_a_power_only_partly_about_an_absent_terrain_is_kept():
-    """The Spiderines' case of Flocking and Quarreling (a side of `or`, a branch of `if`) needs no Chasm."""
-    loaded = load_packs([MIXING])
-    assert {("power", "Flocking"), ("power", "Quarreling")}.isdisjoint(loaded.ruleset.setups[2].discarded)
-    assert {("race", "Flames"), ("race", "Spiderines")} == loaded.ruleset.setups[2].discarded
+def test_a_power_only_partly_about_an_absent_terrain_is_kept(tmp_path):
+    """A test under `not`, in a side of `or` or in a branch of `if` is no need (docs/mixing.md "What
+    is discarded"): of four glacier powers on the classic board, only the one that needs a glacier goes."""
+    pack = tmp_path / "ice"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("name: ice\nrequires: [classic]\nterrains: [glacier]\n")
+    (pack / "powers.sw").write_text(
+        "power Frostbite {\n  badge 3\n  on turn.end: gain 1 coin for each my regions where terrain is glacier\n}\n"
+        "power Thaw {\n  badge 3\n"
+        "  on turn.end: gain 1 coin for each my regions where terrain is glacier or terrain is forest\n}\n"
+        "power Drift {\n  badge 3\n"
+        "  on conquest.done: if terrain of target is glacier: gain 2 coins else: gain 1 coin\n}\n"
+        "power Shelter {\n  badge 3\n"
+        "  on turn.end: gain 1 coin for each my regions where not (terrain is glacier)\n}\n")
+    loaded = load_packs([str(pack)])
+    assert not [d for d in loaded.diagnostics if d.is_error], loaded.diagnostics
+    assert loaded.ruleset.setups[2].discarded == {("power", "Frostbite")}
+    assert {("race", "Flames"), ("race", "Spiderines")} == load_packs([MIXING]).ruleset.setups[2].discarded
 
 
 def test_the_team_variant_mixes_on_its_board_with_teams_and_faction_columns():

@@ -32,7 +32,7 @@ from swdsl.engine.errors import ContentError
 from swdsl.engine.events import player_races
 from swdsl.engine.holdings import held_content
 from swdsl.engine.state import Game, RaceInst
-from swdsl.engine.stats import conquest_cost, is_immune, modified, region_minimum, value
+from swdsl.engine.stats import conquest_cost, declares_adjacency, is_immune, modified, region_minimum, value
 
 
 class Action(NamedTuple):
@@ -55,7 +55,7 @@ PASS = Action("pass")
 
 def candidates(game: Game, inst: RaceInst) -> list[int]:
     """Regions worth testing as conquest targets."""
-    if not inst.regions or modified(game, "conquest.reachable", inst) or modified(game, "region.adjacent", inst):
+    if not inst.regions or modified(game, "conquest.reachable", inst) or declares_adjacency(game, inst):
         return [r for r in range(len(game.board)) if r not in inst.regions]
     nb = game.board.neighbours
     front: set[int] = set()

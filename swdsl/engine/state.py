@@ -215,6 +215,7 @@ class Game:
     cause: str = "setup"
     won_by: int | None = None  # the seat a rule gave the game to (`win the game`)
     destroyed: dict[str, int] = attrs.field(factory=dict)  # per race: tokens out of the game for good (`destroy`)
+    reading_adjacency: set[int] = attrs.field(factory=set)  # races whose region.adjacent rules are being read
 
     @property
     def over(self) -> bool:

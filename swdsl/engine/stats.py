@@ -80,7 +80,8 @@ STATS = {s.name: s for s in [
          _TARGET, favours="true"),
     Stat("region.adjacent", "whether `target` and `other` count as adjacent for this race: declared adjacency, "
          "which every rule of the race asking about borders sees (`borders`, `neighbours`, `group`, `groups()`, "
-         "`reach()`, what it may attack)", "bool", "they share a border on the map", "race",
+         "`reach()`, what it may attack); inside a `region.adjacent` rule, `borders` are the map's", "bool",
+         "they share a border on the map", "race",
          lambda game, inst, b: b["other"] in game.board.neighbours[b["target"]],
          {"target": "region", "other": "region"}, favours="true"),
     Stat("conquest.entry", "whether `target` may be the race's first conquest (it holds no region yet)", "bool",
@@ -227,24 +228,34 @@ def value(game: Game, stat: str, inst: RaceInst | None, parts: list | None = Non
     return fold(game, stat, base, inst, b, parts)
 
 
+def declares_adjacency(game: Game, inst: RaceInst | None) -> bool:
+    """Whether `inst`'s rules declare adjacency beyond the map's borders (region.adjacent). While one of
+    those rules is read, its own `borders` are the map's: no rule defines adjacency in terms of itself."""
+    return inst is not None and inst.id not in game.reading_adjacency and modified(game, "region.adjacent", inst)
+
+
 def adjacent(game: Game, inst: RaceInst | None, a: int, b: int) -> bool:
     """Whether regions `a` and `b` are adjacent for `inst` (region.adjacent: the map's borders, plus
     what its rules declare)."""
-    if inst is None or not modified(game, "region.adjacent", inst):
+    if inst is None or not declares_adjacency(game, inst):
         return b in game.board.neighbours[a]
-    return bool(value(game, "region.adjacent", inst, target=a, other=b))
+    game.reading_adjacency.add(inst.id)
+    try:
+        return bool(value(game, "region.adjacent", inst, target=a, other=b))
+    finally:
+        game.reading_adjacency.discard(inst.id)
 
 
 def adjacent_to_any(game: Game, inst: RaceInst, r: int, regions) -> bool:
     """Whether `r` is adjacent, for `inst`, to one of `regions`."""
-    if not modified(game, "region.adjacent", inst):
+    if not declares_adjacency(game, inst):
         return not game.board.neighbours[r].isdisjoint(regions)
     return any(adjacent(game, inst, r, x) for x in regions if x != r)
 
 
 def neighbours(game: Game, inst: RaceInst | None, r: int) -> frozenset[int]:
     """The regions adjacent to `r` for `inst`."""
-    if inst is None or not modified(game, "region.adjacent", inst):
+    if not declares_adjacency(game, inst):
         return game.board.neighbours[r]
     return frozenset(x for x in range(len(game.board)) if x != r and adjacent(game, inst, r, x))
 

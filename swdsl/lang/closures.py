@@ -11,7 +11,7 @@ import attrs
 
 from swdsl.engine import queries as Q
 from swdsl.engine.entries import Ctx, Variable
-from swdsl.engine.stats import modified
+from swdsl.engine.stats import declares_adjacency
 from swdsl.engine.vocabulary import ATTRIBUTES, FORMS, FUNCTIONS, LOG_STATES, SETS, STATES, VALUES
 from swdsl.lang import ast
 
@@ -281,14 +281,10 @@ def _adjacency(e) -> bool:
     return False
 
 
-def _declares_adjacency(ctx: Ctx) -> bool:
-    return ctx.me is not None and modified(ctx.game, "region.adjacent", ctx.me)
-
-
 def _per_target(fn, adjacency: bool):
     """Memoise a value that depends only on the map and `target`, per board and target."""
     def cached(ctx):
-        if adjacency and _declares_adjacency(ctx):
+        if adjacency and declares_adjacency(ctx.game, ctx.me):
             return fn(ctx)
         memo = ctx.game.board.memo
         key = (cached, ctx.b.get("target"))
@@ -302,7 +298,7 @@ def _per_target(fn, adjacency: bool):
 def _per_board(fn, adjacency: bool):
     """Memoise a map-only selection in the board it was computed on."""
     def cached(ctx):
-        if adjacency and _declares_adjacency(ctx):
+        if adjacency and declares_adjacency(ctx.game, ctx.me):
             return frozenset(fn(ctx))
         memo = ctx.game.board.memo
         got = memo.get(cached)

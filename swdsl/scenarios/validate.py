@@ -343,6 +343,9 @@ class Validator:
         self.keys(exp, EXPECT_KEYS, "expect")
         if "coins" in exp:
             self.coins(exp, at, players)
+        for key in ("hand", "round", "current"):
+            if key in exp:
+                self.shape(exp[key], int, exp.span(key, at), f"`{key}`")
         for key in ("regions", "cost"):
             value = exp.get(key) or Mapping()
             if self.shape(value, dict, exp.span(key, at), f"`{key}`"):
@@ -366,6 +369,8 @@ class Validator:
             if self.shape(items, list, exp.span(key, at), f"`{key}`"):
                 for i, item in enumerate(items):
                     text = item.get("action") if isinstance(item, Mapping) else item
+                    if isinstance(item, Mapping) and "reason" in item:
+                        self.shape(item["reason"], str, item.span("reason", at), "a `reason`")
                     if isinstance(text, str):
                         self.action(text, span_in(items, i, at), regions)
                     else:
@@ -379,12 +384,13 @@ class Validator:
                 if name not in self.rs.races and name not in self.rs.powers:
                     self.unknown(exp.key_spans.get("discarded", at), "race or power", name,
                                  set(self.rs.banners) | set(self.rs.powers))
-        for name in exp.get("tray") or {}:
-            if name not in self.rs.races:
-                self.unknown(exp.key_spans.get("tray", at), "race", name, self.rs.races)
-        for name in exp.get("pools") or {}:
-            if name not in self.rs.markers:
-                self.unknown(exp.key_spans.get("pools", at), "marker", name, self.rs.markers)
+        for key, what, known in (("tray", "race", self.rs.races), ("pools", "marker", self.rs.markers)):
+            counts = exp.get(key) or Mapping()
+            if self.shape(counts, dict, exp.span(key, at), f"`{key}`"):
+                for name, n in counts.items():
+                    if name not in known:
+                        self.unknown(counts.key_spans.get(name, at), what, name, known)
+                    self.shape(n, int, counts.key_spans.get(name, at), f"`{key}` of {name}")
         seats = exp.get("players") or Mapping()
         if self.shape(seats, dict, exp.span("players", at), "`players`"):
             for seat, want in seats.items():
