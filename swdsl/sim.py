@@ -36,6 +36,7 @@ class Job:
     players: int
     seed: int
     bots: tuple[str, ...]  # one spec per seat (lab/bots.py)
+    board: str | None = None  # the pack whose board the games are played on (None: the mix's default)
     check_invariants: bool = False
     save_dir: str | None = None
     saved_packs: str = ""  # JSON: how saved games name the packs (packs/identity.py)
@@ -60,15 +61,16 @@ class GameResult:
     team_winners: tuple[str, ...] = ()  # with teams (pack.yaml `teams:`): the team(s) that won
 
 
-_RULESETS: dict[tuple[str, ...], Ruleset] = {}
+_RULESETS: dict[tuple, Ruleset] = {}
 
 
-def ruleset(packs: tuple[str, ...]) -> Ruleset:
-    """The packs, loaded once per process (by folder: `mypack` differs from folder to folder)."""
-    key = tuple(os.path.realpath(resolve_pack(ref)) for ref in packs)
+def ruleset(packs: tuple[str, ...], board: str | None = None, players: int | None = None) -> Ruleset:
+    """The packs on `board`'s board (or the default for `players`), loaded once per process (by
+    folder: `mypack` differs from folder to folder)."""
+    key = (tuple(os.path.realpath(resolve_pack(ref)) for ref in packs), board, None if board else players)
     rs = _RULESETS.get(key)
     if rs is None:
-        rs = _RULESETS[key] = load_ruleset(list(packs))
+        rs = _RULESETS[key] = load_ruleset(list(packs), board, players)
     return rs
 
 
@@ -89,7 +91,7 @@ class _Invariants:
 
 
 def run_one(job: Job, index: int) -> GameResult:
-    rs = ruleset(job.packs)
+    rs = ruleset(job.packs, job.board, job.players)
     seed = game_seed(job.seed, index)
     game = new_game(rs, job.players, seed)
     observer = Observer(game)
@@ -129,7 +131,7 @@ class Run:
 
 def simulate(job: Job, games: int, jobs: int = 1, scheduler: str | None = None, progress=None) -> Run:
     """Play games 0…games-1 of `job`; Ctrl-C ends the run early (partial)."""
-    ruleset(job.packs)  # loaded before any worker starts: forked workers inherit it
+    ruleset(job.packs, job.board, job.players)  # loaded before any worker starts: forked workers inherit it
     start = time.perf_counter()
     results, partial = executors.run(_run_chunk, job, range(games), jobs, scheduler, progress)
     results.sort(key=lambda r: r.index)

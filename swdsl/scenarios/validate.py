@@ -20,13 +20,15 @@ from swdsl.diagnostics import Diagnostic, Span, did_you_mean
 from swdsl.engine.ruleset import Ruleset
 from swdsl.packs.maps import load_map
 from swdsl.scenarios.document import Mapping, Sequence, span_in
+from swdsl.scenarios.names import ambiguous, key_of
 
 SCENARIO_KEYS = {"name", "rule", "given", "do", "expect"}
 GIVEN_KEYS = {"players", "map", "boards", "empty_board", "coins", "current", "round", "races", "markers", "dice",
-              "draws", "market", "market_coins", "pile", "columns", "phase", "face_down"}
+              "draws", "market", "market_coins", "pile", "columns", "phase", "face_down", "board"}
+FAMILIES = {"race": "race", "power": "power", "marker": "piece", "hidden": "pool"}  # names a mix may qualify
 EXPECT_KEYS = {"coins", "regions", "hand", "races", "cost", "legal", "illegal", "phase", "round", "current",
                "tray", "winner", "market", "market_coins", "stack_bottom", "pools", "hidden", "players", "vars",
-               "columns", "powers", "team_winner", "team_scores"}
+               "columns", "powers", "team_winner", "team_scores", "discarded"}
 RACE_KEYS = {"player", "race", "power", "declined", "hand", "regions", "turns", "vars"}
 REGION_FIELDS = {"race", "tokens", "markers", "player", "declined", "face_down"}
 RACE_FIELDS = {"hand", "declined", "regions", "power", "reserve", "pending"}  # and "var NAME"
@@ -66,6 +68,12 @@ class Validator:
         self.diags.append(Diagnostic(self.path, span, code, message, hint))
 
     def unknown(self, span: Span, what: str, name: Any, known: Iterable[str], hint: str = "") -> None:
+        family = FAMILIES.get(what.split()[0])
+        several = ambiguous(self.rs, family, name) if family else ()
+        if several:
+            self.error(span, "SW405", f"'{name}' names the {what} of several packs: {', '.join(several)}",
+                       f"write one of {', '.join(several)}")
+            return
         choices = sorted(str(k) for k in known)
         self.error(span, "SW405", f"unknown {what} '{name}'",
                    did_you_mean(str(name), choices) or hint or (f"known: {', '.join(choices[:12])}"
@@ -324,7 +332,7 @@ class Validator:
                 for c, word in zip(ab.choose if ab else (), args[1:]):
                     if c.kind == "region":
                         self.region(word, span, regions)
-                    elif c.kind == "power" and word not in self.rs.powers:
+                    elif c.kind == "power" and key_of(self.rs, "power", word) not in self.rs.powers:
                         self.unknown(span, "power", word, self.rs.powers)
         elif kind == "choose":
             if not args:
@@ -373,6 +381,12 @@ class Validator:
                                    "{action: …, reason: …}")
         if "phase" in exp and exp["phase"] not in EXPECTED_PHASES:
             self.unknown(exp.span("phase", at), "phase", exp["phase"], EXPECTED_PHASES)
+        discarded = exp.get("discarded") or []
+        if self.shape(discarded, list, exp.span("discarded", at), "`discarded`"):
+            for name in discarded:
+                if name not in self.rs.races and name not in self.rs.powers:
+                    self.unknown(exp.key_spans.get("discarded", at), "race or power", name,
+                                 set(self.rs.banners) | set(self.rs.powers))
         for key, what, known in (("tray", "race", self.rs.races), ("pools", "marker", self.rs.markers)):
             counts = exp.get(key) or Mapping()
             if self.shape(counts, dict, exp.span(key, at), f"`{key}`"):
