@@ -55,7 +55,7 @@ def _job(refs: list[str], players: int, seed: int, bots: str, board: str | None 
     mix's default board for `players` if none), its ruleset, and the pack whose board it is."""
     from swdsl.cli import _board, _loaded_or_exit
     from swdsl.lab.bots import seat_specs
-    from swdsl.sim import Job
+    from swdsl.sim import Job, keep
 
     loaded = _loaded_or_exit(refs)
     board = _board(loaded, board) or (loaded.mix.board_for(players) if loaded.mix else None)
@@ -67,7 +67,9 @@ def _job(refs: list[str], players: int, seed: int, bots: str, board: str | None 
         specs = seat_specs(bots, players)
     except ValueError as err:
         raise click.BadParameter(str(err), param_hint="--bots") from None
-    return Job(tuple(refs), players, seed, specs, board if len(loaded.manifests) > 1 else None, **kw), rs
+    job = Job(tuple(refs), players, seed, specs, board if len(loaded.manifests) > 1 else None, **kw)
+    keep(job.packs, job.board, players, rs)
+    return job, rs
 
 
 def _play(job, games: int, jobs: int, scheduler: str | None, label: str):
