@@ -27,6 +27,11 @@ class _Group(click.Group):
         kwargs.setdefault("invoke_without_command", True)
         super().__init__(*args, **kwargs)
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if any("\0" in a for a in args):  # no file or pack name can hold one
+            raise click.UsageError("an argument holds a NUL byte", ctx)
+        return super().parse_args(ctx, args)
+
     def main(self, *args, **kwargs):  # usage errors in our format, exit 2
         kwargs["standalone_mode"] = False
         try:
