@@ -230,7 +230,10 @@ def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
 
 def _display(path: Path) -> str:
     """Paths under the current folder are shown relative to it."""
-    full = path.resolve()
+    try:
+        full = path.resolve()
+    except (OSError, RuntimeError):  # a symlink loop, a name too long: shown as given
+        full = path.absolute()
     try:
         return str(full.relative_to(Path.cwd()))
     except ValueError:

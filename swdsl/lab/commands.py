@@ -12,6 +12,8 @@ from pathlib import Path
 import attrs
 import click
 
+from swdsl.diagnostics import printable
+
 
 class _Bots(click.ParamType):
     name = "bots"
@@ -33,7 +35,7 @@ def _game_options(default_bots: str, default_games: int):
         for opt in reversed([
             click.option("--players", type=click.IntRange(1, 8), default=2, show_default=True),
             click.option("--games", type=click.IntRange(1, 10_000_000), default=default_games, show_default=True),
-            click.option("--seed", type=int, default=0, show_default=True),
+            click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True),
             click.option("--bots", type=_Bots(), default=default_bots, show_default=True,
                          help="random, greedy, heuristic, search or search:N (N playouts per decision); "
                               "a comma list gives each seat its own"),
@@ -273,10 +275,10 @@ def balance(players, games, seed, bots, jobs, scheduler, packs, board, fmt, out_
         try:
             Path(out_file).write_text(text + "\n", encoding="utf-8")
         except OSError as err:
-            click.echo(f"{out_file}:1:1: SW333 cannot write the report: {err.strerror or err}", err=True)
+            click.echo(printable(f"{out_file}:1:1: SW333 cannot write the report: {err.strerror or err}"), err=True)
             click.echo("      hint: choose a file in a folder that exists and that you may write to", err=True)
             sys.exit(1)
-        click.echo(f"{out_file}: {rep['games']} games{' (partial)' if partial else ''}")
+        click.echo(printable(f"{out_file}: {rep['games']} games{' (partial)' if partial else ''}"))
     else:
         click.echo(text)
     integrity = dict(rep["integrity"], games=rep["games"])
