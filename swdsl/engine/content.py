@@ -27,6 +27,10 @@ class Modifier:
     source: str  # the declaration it comes from, for explain()
     origin: str = "race"  # the kind of that declaration: a shielded region ignores all but edition rules
     where: str = ""  # file:line:col of the rule
+    # what it reads: "" the game; "map" only the map and the stat's regions (`target`, and `other` for
+    # region.adjacent); "adjacency" those and borders (map-only for a race that declares no adjacency of
+    # its own, and inside region.adjacent): a fold of such modifiers is a per-board table
+    map_only: str = ""
 
 
 @attrs.frozen
@@ -40,6 +44,7 @@ class Trigger:
     where: str = ""  # file:line:col of the rule
     choose: tuple[Choice, ...] = ()  # asked of the race's player once the action that fired it is done
     optional: bool = False  # `may choose`: the player may pass
+    cancels: bool = False  # may `cancel conquest` (the engine notes a conquest's loss only if some trigger may)
 
 
 @attrs.frozen
@@ -51,6 +56,7 @@ class Choice:
     kind: str
     options: Fn  # options(ctx) -> sorted values
     is_option: Callable[[Any, Any], bool]  # is_option(ctx, value)
+    base: Fn | None = None  # base(ctx) -> values the options are among (a `where`'s unfiltered set), or None
 
 
 @attrs.frozen
@@ -91,7 +97,7 @@ class Content:
     """One declaration, compiled."""
 
     kind: str  # race | power | relic | place | marker | rule
-    name: str
+    name: str  # its key: unique in the ruleset
     props: dict[str, Any] = attrs.field(factory=dict)
     modifiers: dict[str, tuple[Modifier, ...]] = attrs.field(factory=dict)
     triggers: dict[str, tuple[Trigger, ...]] = attrs.field(factory=dict)
@@ -100,6 +106,11 @@ class Content:
     shared: tuple[SharedVar, ...] = ()  # the `game var`s and `player var`s it declares
     copiers: frozenset[str] = frozenset()  # markers its `copy` effects give other rules to
     doc: str = ""
+    display: str = ""  # the name to show, when the key is longer (two packs of a mix declare the name)
+
+    @property
+    def shown(self) -> str:
+        return self.display or self.name
 
     @property
     def acts_in_decline(self) -> bool:
