@@ -1,90 +1,309 @@
-"""Throughput benchmarks (not timed tests): random-bot games/s and actions/s per
-player count on one core, replay actions/s, and `check` time cold and warm.
+"""Throughput benchmarks (not timed tests, issue 15). One core, fixed seeds, every rule
+of each pack in play, random bots:
 
-    python benchmarks/bench.py [--games N] [--pack classic] [--out FILE]
+- games/s and actions/s per pack and player count, and replay actions/s (recorded games
+  applied again, each action checked for legality); each pack's actions/s against
+  classic's at the same player count (goal: Underground, Warcraft and a mix ≥ 0.7×);
+- side by side with the peer, smawg, when a Python that has it is given (`--smawg
+  PYTHON` or SWDSL_SMAWG_PYTHON; install it in a venv of its own, never here), and
+  with other checkouts of swdsl (`--baseline [NAME=]DIR`, repeatable: an older commit's
+  code and packs), interleaved run by run;
+- what one relic and two places cost a classic game (benchmarks/packs/features);
+- a search-bot decision with 100 playouts at the first pick of a 2-player game;
+- `--jobs 2` against `--jobs 1`, and `swdsl check` of every bundled pack cold and of
+  one pack warm.
 
-Writes JSON. Reference point (engine issue): smawg 0.23, with no race or power
-effects, plays 25 random games/s on the classic 2-player map (5.9 on 5 players)
-and replays 160k actions/s on this kind of machine; ratios to those are printed.
+    python benchmarks/bench.py [--packs classic,underground,warcraft] [--players 2,5]
+        [--games 200] [--reps 3] [--smawg PYTHON] [--baseline [NAME=]DIR ...] [--out FILE]
+
+A pack list entry may mix packs: `classic+underground+warcraft`. Every measurement runs
+in a fresh process and counts CPU time (time.process_time), so waiting for a busy
+machine is not counted; runs of this checkout, the baseline and the peer alternate,
+and the best of the repetitions is reported with the median. Writes JSON
+(benchmarks/results/latest.json) and prints a summary saying whether a peer ran.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
+import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import time
+from datetime import date
 from pathlib import Path
 
-import platformdirs
-
-from swdsl.bots import RandomBot, play
-from swdsl.engine.replay import record, replay
-from swdsl.engine.setup import new_game
-from swdsl.packs.loader import load_packs, load_ruleset
-
-PEER = {"games_per_second": {2: 25.0, 5: 5.9}, "replay_actions_per_second": 160_000}
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+FEATURES = str(HERE / "packs" / "features")
 
 
-def games(ruleset, players: int, n: int, seed: int) -> dict:
-    records = []
-    actions = 0
-    start = time.perf_counter()
-    for i in range(n):
-        game = new_game(ruleset, players, seed + i)
+# ---- measurements, each run in a process of its own (`--worker`) -------------------------
+
+
+def _throughput(packs: list[str], players: int, games: int, seed: int) -> dict:
+    from swdsl.bots import RandomBot, play
+    from swdsl.engine.replay import record, replay
+    from swdsl.engine.setup import new_game
+    from swdsl.packs.loader import load_ruleset
+
+    rs = load_ruleset(packs)
+    for i in range(3):  # warm: the board's memo and the fold plans filled, as in a long run
+        play(new_game(rs, players, 10**6 + i), [RandomBot(i * 7 + s) for s in range(players)])
+    records, actions = [], 0
+    start = time.process_time()
+    for i in range(games):
+        game = new_game(rs, players, seed + i)
         actions += play(game, [RandomBot(seed + i * 7 + s) for s in range(players)])
-        records.append(record(game, []))
-    seconds = time.perf_counter() - start
-    replay_seconds = float("inf")
-    for _ in range(3):  # best of three: throughput without the machine's other load
+        records.append(record(game, packs))
+    seconds = time.process_time() - start
+    start = time.process_time()
+    for rec in records:
+        replay(rs, rec)
+    return {"engine": "swdsl", "games": games, "actions": actions, "seconds": seconds,
+            "replay_seconds": time.process_time() - start}
+
+
+def _search(packs: list[str], playouts: int, seeds: int) -> dict:
+    from swdsl.engine.legal import legal_actions
+    from swdsl.engine.setup import new_game
+    from swdsl.lab.search import SearchBot
+    from swdsl.packs.loader import load_ruleset
+
+    rs = load_ruleset(packs)
+    times = []
+    for seed in range(1, seeds + 1):
+        game = new_game(rs, 2, seed)
+        bot = SearchBot(seed, playouts)
+        start = time.process_time()
+        bot.choose(game, legal_actions(game))
+        times.append(time.process_time() - start)
+    return {"playouts": playouts, "seconds": times}
+
+
+def _jobs(games: int, jobs: int) -> dict:
+    from swdsl.sim import Job, simulate
+
+    simulate(Job(("classic",), 4, 1, ("random",) * 4), 20, 1)  # the pack loaded before workers fork
+    run = simulate(Job(("classic",), 4, 1, ("random",) * 4), games, jobs)
+    return {"games": games, "jobs": jobs, "seconds": run.seconds}
+
+
+def _warm_load(pack: str) -> dict:
+    from swdsl.packs.loader import load_packs
+
+    load_packs([pack])
+    best = float("inf")
+    for _ in range(5):
         start = time.perf_counter()
-        for rec in records:
-            replay(ruleset, rec)
-        replay_seconds = min(replay_seconds, time.perf_counter() - start)
-    out = {"games": n, "seconds": round(seconds, 3), "games_per_second": round(n / seconds, 1),
-           "actions_per_second": round(actions / seconds), "actions": actions,
-           "replay_actions_per_second": round(actions / replay_seconds)}
-    peer = PEER["games_per_second"].get(players)
-    if peer:
-        out["ratio_to_smawg_games"] = round(out["games_per_second"] / peer, 1)
+        load_packs([pack])
+        best = min(best, time.perf_counter() - start)
+    return {"seconds": best}
+
+
+def worker(kind: str, args: list[str]) -> None:
+    if kind == "throughput":
+        out = _throughput(args[0].split("+"), int(args[1]), int(args[2]), int(args[3]))
+    elif kind == "search":
+        out = _search(args[0].split("+"), int(args[1]), int(args[2]))
+    elif kind == "jobs":
+        out = _jobs(int(args[0]), int(args[1]))
+    else:
+        out = _warm_load(args[0])
+    print(json.dumps(out))
+
+
+# ---- running workers side by side ------------------------------------------------------------
+
+
+def _run(command: list[str], checkout: Path | None = None) -> dict:
+    """One measurement in a fresh process: this checkout's worker, another checkout's
+    (its code, this script), or the peer's script."""
+    env = dict(os.environ)
+    if checkout is not None:
+        env["PYTHONPATH"] = str(checkout)
+    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=checkout or ROOT, check=False)
+    if done.returncode != 0:
+        return {"error": (done.stderr or done.stdout).strip().splitlines()[-1:]}
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _swdsl(kind: str, *args, checkout: Path | None = None) -> dict:
+    return _run([sys.executable, str(Path(__file__).resolve()), "--worker", kind, *map(str, args)], checkout)
+
+
+def _rates(runs: list[dict]) -> dict:
+    """Best and median of games/s, actions/s and replay actions/s over the repetitions."""
+    ok = [r for r in runs if "error" not in r]
+    if not ok:
+        return {"error": runs[0]["error"]}
+    out: dict = {"games": ok[0]["games"], "actions": ok[0]["actions"], "repetitions": len(ok)}
+    for name, value in (("games_per_second", lambda r: r["games"] / r["seconds"]),
+                        ("actions_per_second", lambda r: r["actions"] / r["seconds"]),
+                        ("replay_actions_per_second", lambda r: r["actions"] / r["replay_seconds"])):
+        values = [value(r) for r in ok]
+        out[name] = round(max(values), 1)
+        out[name + "_median"] = round(statistics.median(values), 1)
     return out
 
 
+def throughput(entries: list[str], counts: list[int], games: int, reps: int, smawg: str | None,
+               baselines: dict[str, Path]) -> dict:
+    """Per pack and player count: this checkout, the baselines and the peer, interleaved."""
+    out: dict = {}
+    for entry in entries:
+        for players in counts:
+            sides: dict[str, list] = {"swdsl": [], **{name: [] for name in baselines}}
+            peer = smawg is not None and entry == "classic"
+            if peer:
+                sides["smawg"] = []
+            for rep in range(reps):
+                order = list(sides) if rep % 2 == 0 else list(reversed(sides))
+                for side in order:
+                    if side == "swdsl":
+                        sides[side].append(_swdsl("throughput", entry, players, games, 1))
+                    elif side == "smawg":
+                        sides[side].append(_run([smawg, str(HERE / "peer_smawg.py"), str(players), str(games), "1"]))
+                    else:
+                        sides[side].append(_swdsl("throughput", entry, players, games, 1, checkout=baselines[side]))
+            row = {side: _rates(runs) for side, runs in sides.items()}
+            for side in sides:
+                if side != "swdsl" and "error" not in row[side] and "error" not in row["swdsl"]:
+                    row[f"ratio_to_{side}"] = {k: round(row["swdsl"][k] / row[side][k], 2) for k in
+                                               ("games_per_second", "actions_per_second", "replay_actions_per_second")}
+            out.setdefault(entry, {})[players] = row
+            print(f"  {entry} {players}p: {_line(row)}", file=sys.stderr)
+    classic = out.get("classic", {})
+    for entry, rows in out.items():
+        for players, row in rows.items():
+            base = classic.get(players, {}).get("swdsl", {})
+            if entry != "classic" and "actions_per_second" in base and "actions_per_second" in row["swdsl"]:
+                row["actions_per_second_vs_classic"] = round(row["swdsl"]["actions_per_second"]
+                                                             / base["actions_per_second"], 2)
+    return out
+
+
+def _line(row: dict) -> str:
+    s = row["swdsl"]
+    if "error" in s:
+        return f"error {s['error']}"
+    text = f"{s['games_per_second']} games/s, {s['actions_per_second']:.0f} actions/s, replay " \
+           f"{s['replay_actions_per_second']:.0f} actions/s"
+    for side in row:
+        if side.startswith("ratio_to_"):
+            r = row[side]
+            text += f"; × {side[9:]}: games {r['games_per_second']}, replay {r['replay_actions_per_second']}"
+    return text
+
+
+def features(games: int, reps: int) -> dict:
+    """CPU per classic game with and without one relic and two places, interleaved."""
+    plain, held = [], []
+    for _ in range(reps):
+        plain.append(_swdsl("throughput", "classic", 2, games, 1))
+        held.append(_swdsl("throughput", FEATURES, 2, games, 1))
+    a, b = _rates(plain), _rates(held)
+    if "error" in a or "error" in b:
+        return {"error": a.get("error") or b.get("error")}
+    return {"classic_actions_per_second": a["actions_per_second"], "with_features_actions_per_second":
+            b["actions_per_second"], "cost_per_action": round(a["actions_per_second"] / b["actions_per_second"], 2)}
+
+
+def search(entries: list[str], playouts: int, seeds: int) -> dict:
+    out = {}
+    for entry in entries:
+        got = _swdsl("search", entry, playouts, seeds)
+        if "error" in got:
+            out[entry] = got
+            continue
+        times = got["seconds"]
+        out[entry] = {"playouts": playouts, "decisions": len(times), "median_seconds": round(statistics.median(times), 3),
+                      "best_seconds": round(min(times), 3)}
+    return out
+
+
+def jobs(games: int) -> dict:
+    one, two = _swdsl("jobs", games, 1), _swdsl("jobs", games, 2)
+    if "error" in one or "error" in two:
+        return {"error": one.get("error") or two.get("error")}
+    return {"games": games, "jobs_1_seconds": round(one["seconds"], 2), "jobs_2_seconds": round(two["seconds"], 2),
+            "speedup": round(one["seconds"] / two["seconds"], 2)}
+
+
 def check_times(pack: str) -> dict:
-    cache = Path(platformdirs.user_cache_dir("swdsl"))
-    shutil.rmtree(cache, ignore_errors=True)
+    """`swdsl check` of every bundled pack in a fresh process with no parser cache (CPU and
+    wall seconds), and the best warm load of one pack."""
+    import platformdirs
+
+    shutil.rmtree(platformdirs.user_cache_dir("swdsl"), ignore_errors=True)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "swdsl.cli", "check"], check=False, capture_output=True)
-    cold = time.perf_counter() - start
-    load_packs([pack])
-    start = time.perf_counter()
-    load_packs([pack])
-    warm = time.perf_counter() - start
-    return {"all_packs_cold_process_seconds": round(cold, 3), "one_pack_warm_seconds": round(warm, 4)}
+    subprocess.run([sys.executable, "-m", "swdsl.cli", "check"], check=False, capture_output=True, cwd=ROOT)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    warm = _swdsl("warm", pack)
+    return {"all_packs_cold_cpu_seconds": round(cpu, 3), "all_packs_cold_wall_seconds": round(wall, 3),
+            "one_pack_warm_seconds": round(warm.get("seconds", float("nan")), 4)}
+
+
+def machine() -> str:
+    model = ""
+    try:
+        model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                      if line.startswith("model name")), "")
+    except OSError:
+        pass
+    return f"{platform.machine()}, {os.cpu_count()} cores{', ' + model if model else ''}"
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=300)
-    ap.add_argument("--pack", default="classic")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--out", default="benchmarks/results/latest.json")
+    if len(sys.argv) > 2 and sys.argv[1] == "--worker":
+        worker(sys.argv[2], sys.argv[3:])
+        return
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--packs", default="classic,underground,warcraft")
+    ap.add_argument("--players", default="2,5")
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--smawg", default=os.environ.get("SWDSL_SMAWG_PYTHON"),
+                    help="a Python that can import smawg (default: $SWDSL_SMAWG_PYTHON)")
+    ap.add_argument("--baseline", action="append", default=[], metavar="[NAME=]DIR",
+                    help="another checkout of swdsl, measured side by side (repeatable)")
+    ap.add_argument("--jobs-games", type=int, default=2000)
+    ap.add_argument("--skip", default="", help="sections to leave out: features,search,jobs,check")
+    ap.add_argument("--out", default=str(HERE / "results" / "latest.json"))
     args = ap.parse_args()
-    ruleset = load_ruleset([args.pack])
-    games(ruleset, 2, 10, args.seed)  # warm up
-    result = {"pack": args.pack, "python": platform.python_version(), "machine": platform.machine(),
-              "per_player_count": {n: games(ruleset, n, args.games, args.seed) for n in sorted(ruleset.setups)}}
-    replays = [r["replay_actions_per_second"] for r in result["per_player_count"].values()]
-    result["replay_actions_per_second_min"] = min(replays)
-    result["replay_ratio_to_smawg"] = round(min(replays) / PEER["replay_actions_per_second"], 2)
-    result["check"] = check_times(args.pack)
+    entries = [e for e in args.packs.split(",") if e]
+    skip = set(args.skip.split(","))
+    baselines = {name or "baseline": Path(path).resolve()
+                 for name, _, path in (b.rpartition("=") for b in args.baseline)}
+    result: dict = {"date": date.today().isoformat(), "python": platform.python_version(), "machine": machine(),
+                    "load_before": round(os.getloadavg()[0], 2), "measure": "CPU seconds of one process",
+                    "peer": f"smawg, side by side ({args.smawg})" if args.smawg else "no peer measured",
+                    "baselines": {name: str(path) for name, path in baselines.items()}}
+    result["throughput"] = throughput(entries, [int(n) for n in args.players.split(",")], args.games, args.reps,
+                                      args.smawg, baselines)
+    if "features" not in skip:
+        result["features"] = features(args.games, args.reps)
+    if "search" not in skip:
+        result["search_decision"] = search(entries, 100, 5)
+    if "jobs" not in skip:
+        result["jobs"] = jobs(args.jobs_games)
+    if "check" not in skip:
+        result["check"] = check_times(entries[0])
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2))
     print(json.dumps(result, indent=2))
+    if not args.smawg:
+        print("no peer measured: give --smawg PYTHON (or SWDSL_SMAWG_PYTHON) to run smawg side by side",
+              file=sys.stderr)
 
 
 if __name__ == "__main__":

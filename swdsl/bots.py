@@ -7,7 +7,7 @@ import random
 from typing import cast
 
 from swdsl.engine import market
-from swdsl.engine.legal import Action, apply_legal, legal_actions
+from swdsl.engine.legal import Action, apply_legal, legal_actions, sample
 from swdsl.engine.state import Game, RaceInst
 from swdsl.engine.stats import conquest_cost
 
@@ -20,6 +20,13 @@ class RandomBot:
 
     def choose(self, game: Game, actions: list[Action]) -> Action:
         return actions[self.rng.randrange(len(actions))]
+
+    def act(self, game: Game) -> tuple[Action, object]:
+        """One legal action, uniform like `choose`, checked alone instead of listing them all."""
+        found = sample(game, self.rng)
+        if found is None:
+            raise ValueError(f"no legal action in the {game.phase} phase")
+        return found
 
 
 class GreedyBot:
@@ -68,14 +75,21 @@ class GreedyBot:
 def play(game: Game, bots: list, check=None, limit: int | None = None, watchers: tuple = ()) -> int:
     """Play to the end, or to `limit` actions (the pack's action budget by default);
     `check(game)` after every action, and each watcher's `before(game, action)` and
-    `after(game, action)` around it. Returns the actions played."""
+    `after(game, action)` around it. A bot with `act(game)` draws its action itself (with its
+    verdict); the others choose from `legal_actions`. Returns the actions played."""
     n = 0
     limit = game.ruleset.budgets.actions if limit is None else limit
+    acts = [getattr(bot, "act", None) for bot in bots]
     while not game.over and n < limit:
-        action = bots[game.actor].choose(game, legal_actions(game))
+        act = acts[game.actor]
+        verdict = None
+        if act is not None:
+            action, verdict = act(game)
+        else:
+            action = bots[game.actor].choose(game, legal_actions(game))
         for w in watchers:
             w.before(game, action)
-        apply_legal(game, action)
+        apply_legal(game, action, verdict)
         n += 1
         for w in watchers:
             w.after(game, action)

@@ -27,6 +27,10 @@ class Modifier:
     source: str  # the declaration it comes from, for explain()
     origin: str = "race"  # the kind of that declaration: a shielded region ignores all but edition rules
     where: str = ""  # file:line:col of the rule
+    # what it reads: "" the game; "map" only the map and the stat's regions (`target`, and `other` for
+    # region.adjacent); "adjacency" those and borders (map-only for a race that declares no adjacency of
+    # its own, and inside region.adjacent): a fold of such modifiers is a per-board table
+    map_only: str = ""
 
 
 @attrs.frozen
@@ -40,6 +44,7 @@ class Trigger:
     where: str = ""  # file:line:col of the rule
     choose: tuple[Choice, ...] = ()  # asked of the race's player once the action that fired it is done
     optional: bool = False  # `may choose`: the player may pass
+    cancels: bool = False  # may `cancel conquest` (the engine notes a conquest's loss only if some trigger may)
 
 
 @attrs.frozen
@@ -51,6 +56,7 @@ class Choice:
     kind: str
     options: Fn  # options(ctx) -> sorted values
     is_option: Callable[[Any, Any], bool]  # is_option(ctx, value)
+    base: Fn | None = None  # base(ctx) -> values the options are among (a `where`'s unfiltered set), or None
 
 
 @attrs.frozen

@@ -6,7 +6,7 @@ from __future__ import annotations
 from swdsl.engine.content import Trigger
 from swdsl.engine.entries import Ctx, Event
 from swdsl.engine.errors import ContentError
-from swdsl.engine.holdings import any_attached, held_content
+from swdsl.engine.holdings import any_attached, held_content, may_hold
 from swdsl.engine.state import Decision, Game, RaceInst
 
 _REGION = {"target": "region"}
@@ -115,7 +115,8 @@ def _count(game: Game, t: Trigger) -> None:
 
 def _own_triggers(game: Game, inst: RaceInst, event: str) -> tuple:
     triggers = inst.triggers.get(event, ())
-    if any_attached(game):
+    rs = game.ruleset
+    if may_hold(game, event, rs.held_events, rs.power_events) and any_attached(game):
         for c in held_content(game, inst):
             triggers = triggers + c.triggers.get(event, ())
     return triggers
@@ -150,6 +151,8 @@ def table_races(game: Game) -> list[RaceInst]:
 
 def fire_each(game: Game, event: str) -> None:
     """Fire `event` for every race on the table, in turn order (`round.start`, `game.end`)."""
+    if event not in game.ruleset.heard_events:
+        return
     for inst in table_races(game):
         if inst.id in game.races:
             fire(game, event, inst)

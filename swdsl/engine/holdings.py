@@ -11,6 +11,7 @@ uses none unless a rule says `while declined` or `always`).
 
 from __future__ import annotations
 
+from swdsl.engine import caches
 from swdsl.engine.content import Content
 from swdsl.engine.state import Game, RaceInst
 
@@ -45,15 +46,33 @@ def any_attached(game: Game) -> bool:
     return bool(game.ruleset.hooked_markers or game.bound_powers)
 
 
+def may_hold(game: Game, name: str, on_markers: frozenset[str], on_powers: frozenset[str]) -> bool:
+    """Could held content have rules for `name` (an event, an ability phase), given what markers and
+    powers have (ruleset.held_events, …)? When not, the holdings are not looked at."""
+    return name in on_markers or bool(game.bound_powers) and name in on_powers
+
+
 def held_content(game: Game, inst: RaceInst) -> list[Content]:
-    """The content attached to the race's regions, each declaration once, in region order."""
+    """The content attached to the race's regions, each declaration once, in region order (worked
+    out once per race while the game is only read: caches.reading). The list is not to be changed."""
     if not any_attached(game):
         return []
+    memo = caches.kept(game)
+    if memo is None:
+        return _held(game, inst)
+    found = memo.get(inst)
+    if found is None:
+        found = memo[inst] = _held(game, inst)
+    return found
+
+
+def _held(game: Game, inst: RaceInst) -> list[Content]:
+    rs = game.ruleset
+    hooked, bound, markers = rs.hooked_markers, game.bound_powers, game.markers
     out: list[Content] = []
-    seen: set[int] = set()
     for r in sorted(inst.regions):
-        for c in attached(game, r):
-            if id(c) not in seen:
-                seen.add(id(c))
-                out.append(c)
+        if markers[r] and not hooked.isdisjoint(n for n, *_ in markers[r]) or bound and r in bound:
+            for c in attached(game, r):
+                if not any(c is x for x in out):
+                    out.append(c)
     return out

@@ -21,16 +21,18 @@ from the frontier unless a rule makes more regions reachable) and `is_legal`
 
 from __future__ import annotations
 
+import functools
+import random
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any, NamedTuple, cast
 
-from swdsl.engine import market, pieces, turn
+from swdsl.engine import caches, market, pieces, turn
 from swdsl.engine.content import Choice
 from swdsl.engine.entries import Ctx
 from swdsl.engine.errors import ContentError
 from swdsl.engine.events import player_races
-from swdsl.engine.holdings import held_content
+from swdsl.engine.holdings import any_attached, held_content, may_hold
 from swdsl.engine.state import Game, RaceInst
 from swdsl.engine.stats import conquest_cost, declares_adjacency, is_immune, modified, region_minimum, value
 
@@ -55,8 +57,15 @@ PASS = Action("pass")
 
 def candidates(game: Game, inst: RaceInst) -> list[int]:
     """Regions worth testing as conquest targets."""
+    front = frontier(game, inst)
+    return front if front is not None else [r for r in range(len(game.board)) if r not in inst.regions]
+
+
+def frontier(game: Game, inst: RaceInst) -> list[int] | None:
+    """The regions bordering the race's, when reach is the map's borders for it (every other region
+    is out of reach), else None."""
     if not inst.regions or modified(game, "conquest.reachable", inst) or declares_adjacency(game, inst):
-        return [r for r in range(len(game.board)) if r not in inst.regions]
+        return None
     nb = game.board.neighbours
     front: set[int] = set()
     for r in inst.regions:
@@ -72,19 +81,18 @@ def conquerable(game: Game, inst: RaceInst, r: int) -> bool:
     return not ((game.markers[r] or game.occupant[r] is not None) and is_immune(game, r, inst))
 
 
-def can_target(game: Game, inst: RaceInst, r: int) -> bool:
-    """May `inst` attack `r` at all, whatever the cost?"""
-    if not conquerable(game, inst, r):
+def can_target(game: Game, inst: RaceInst, r: int, near: bool = False) -> bool:
+    """May `inst` attack `r` at all, whatever the cost? (Reach first: it rules out the most regions;
+    `near`: r is on the race's frontier, in reach by the map's borders.)"""
+    if not near and not value(game, "conquest.reachable" if inst.regions else "conquest.entry", inst, target=r):
         return False
-    if inst.regions:
-        return bool(value(game, "conquest.reachable", inst, target=r))
-    return bool(value(game, "conquest.entry", inst, target=r))
+    return conquerable(game, inst, r)
 
 
-def conquest_verdict(game: Game, inst: RaceInst, r: int) -> tuple[str, int] | None:
+def conquest_verdict(game: Game, inst: RaceInst, r: int, near: bool = False) -> tuple[str, int] | None:
     """("conquer", cost) if `inst` can pay for `r`, ("final", cost) if only a
     final conquest with the die could take it (R9), None if neither."""
-    if r in inst.regions or inst.hand <= 0 or not can_target(game, inst, r):
+    if r in inst.regions or inst.hand <= 0 or not can_target(game, inst, r, near):
         return None
     cost = conquest_cost(game, inst, r)
     if cost <= inst.hand:
@@ -97,8 +105,9 @@ def conquest_verdict(game: Game, inst: RaceInst, r: int) -> tuple[str, int] | No
 
 def _conquests(game: Game, inst: RaceInst) -> list[Action]:
     out = []
-    for r in candidates(game, inst):
-        v = conquest_verdict(game, inst, r)
+    front = frontier(game, inst)
+    for r in front if front is not None else candidates(game, inst):
+        v = conquest_verdict(game, inst, r, front is not None)
         if v is not None:
             out.append(Action(v[0], r))
     return out
@@ -114,12 +123,16 @@ def _conquest_allows(kind: str):
 # ---- abilities ----------------------------------------------------------------------
 
 
-def held_abilities(game: Game, inst: RaceInst) -> list:
+def held_abilities(game: Game, inst: RaceInst, phase: str | None = None) -> tuple:
     """The race's own abilities, then those of the content it holds (relics,
-    places, bound powers), then the edition rules' ones."""
-    own = list(inst.abilities) + list(game.ruleset.rule_abilities)
+    places, bound powers), then the edition rules' ones (with `phase`: the held
+    ones only if some held content has abilities in that phase)."""
+    rs = game.ruleset
+    own = inst.abilities + rs.rule_abilities
+    if phase is not None and not may_hold(game, phase, rs.held_phases, rs.power_phases):
+        return own
     held = held_content(game, inst)
-    return own + [a for c in held for a in c.abilities] if held else own
+    return own + tuple(a for c in held for a in c.abilities) if held else own
 
 
 def ability_users(game: Game, inst: RaceInst) -> list[tuple[RaceInst, str]]:
@@ -155,16 +168,17 @@ def _uses(game: Game, per: str | None) -> dict:
     return game.uses if per == "game" else game.turn.uses
 
 
-def ability_actions(game: Game, inst: RaceInst, phase: str, only: Action | None = None) -> list[Action]:
-    """The abilities on offer in `phase`; with `only`, just that one if legal."""
-    out: list[Action] = []
-    want = only.b if only is not None and isinstance(only.b, tuple) else None
-    if only is not None and want is None:
-        return out
+def _offered(game: Game, inst: RaceInst, phase: str, key_wanted: str | None = None):
+    """(user, action key, ability, ctx, uses) of each ability that may be used in `phase` (or only
+    the one keyed `key_wanted`), its own limits and condition passed; its choices still to check."""
+    if phase not in game.ruleset.ability_phases:
+        return
     for user, suffix in ability_users(game, inst):
-        for ab in held_abilities(game, user):
-            key = ab.key + suffix
-            if ab.phase != phase or not user.scope_ok(ab.scope) or (only is not None and key != only.a):
+        for ab in held_abilities(game, user, phase):
+            if ab.phase != phase or not user.scope_ok(ab.scope):
+                continue
+            key = ab.key + suffix if suffix else ab.key
+            if key_wanted is not None and key != key_wanted:
                 continue
             if user is not inst and ab.scope == "active":
                 continue
@@ -174,15 +188,55 @@ def ability_actions(game: Game, inst: RaceInst, phase: str, only: Action | None 
             ctx = Ctx(game, user, {})
             if ab.when is not None and not ab.when(ctx):
                 continue
-            for combo in _choices(ctx, ab.choose, 0, want):
-                if ab.per_owner and ab.limit is not None:
-                    owner = game.owner_of(combo[0]) if combo else None
-                    if uses.get((user.id, ab.key, owner), 0) >= ab.limit:
-                        continue
-                if ab.possible is not None and not ab.possible(Ctx(game, user, _bound(ab, combo))):
-                    continue
-                out.append(Action("ability", key, tuple(combo)))
+            yield user, key, ab, ctx, uses
+
+
+def _combos(game: Game, user: RaceInst, key: str, ab, ctx: Ctx, uses: dict, want: tuple | None) -> list[Action]:
+    """The ability's legal actions: every combination of its choices (or `want` only)."""
+    out = []
+    for combo in _choices(ctx, ab.choose, 0, want):
+        if ab.per_owner and ab.limit is not None:
+            owner = game.owner_of(combo[0]) if combo else None
+            if uses.get((user.id, ab.key, owner), 0) >= ab.limit:
+                continue
+        if ab.possible is not None and not ab.possible(Ctx(game, user, _bound(ab, combo))):
+            continue
+        out.append(Action("ability", key, tuple(combo)))
     return out
+
+
+def ability_actions(game: Game, inst: RaceInst, phase: str, only: Action | None = None) -> list[Action]:
+    """The abilities on offer in `phase`; with `only`, just that one if legal."""
+    out: list[Action] = []
+    want = only.b if only is not None and isinstance(only.b, tuple) else None
+    if only is not None and want is None:
+        return out
+    for user, key, ab, ctx, uses in _offered(game, inst, phase, None if only is None else only.a):  # type: ignore[arg-type]
+        out.extend(_combos(game, user, key, ab, ctx, uses, want))
+    return out
+
+
+def ability_candidates(game: Game, inst: RaceInst, phase: str) -> tuple[list[Action], list[tuple]]:
+    """(legal, unlisted): the abilities on offer in `phase`; those with one choice among a `where`
+    selection are not listed but given as (the values it filters, `check(game, inst, v)`: the
+    action choosing `v` and its verdict (None), if legal): `sample` checks only the values it draws."""
+    legal: list[Action] = []
+    unlisted: list[tuple] = []
+    rs = game.ruleset
+    if phase not in rs.ability_phases or not (inst.abilities or rs.rule_abilities or rs.lasting_abilities or any_attached(
+            game) and may_hold(game, phase, rs.held_phases, rs.power_phases)):
+        return legal, unlisted
+    for user, key, ab, ctx, uses in _offered(game, inst, phase):
+        if len(ab.choose) == 1 and ab.choose[0].base is not None:
+            unlisted.append((list(dict.fromkeys(ab.choose[0].base(ctx))), functools.partial(_choosing, key, ab, ctx, uses)))
+        else:
+            legal.extend(_combos(game, user, key, ab, ctx, uses, None))
+    return legal, unlisted
+
+
+def _choosing(key: str, ab, ctx: Ctx, uses: dict, game: Game, inst: RaceInst, v: Any) -> tuple[Action, None] | None:
+    found = _combos(game, ctx.me, key, ab, ctx, uses, (v,))  # type: ignore[arg-type]
+    return (found[0], None) if found else None
 
 
 def decision_actions(game: Game) -> list[Action]:
@@ -222,8 +276,9 @@ class Kind(NamedTuple):
     ask these, so no condition is written twice."""
 
     guard: Callable[[Game, RaceInst], bool]
-    options: Callable[[Game, RaceInst], Iterable[Any]]
+    options: Callable[[Game, RaceInst], list]  # a new list each time
     allows: Callable[[Game, RaceInst, Any], Any] | None = None
+    has: Callable[[Game, RaceInst, Any], bool] | None = None  # `a in options(…)`, told without listing them
 
 
 def _always(game: Game, inst: Any) -> bool:
@@ -247,8 +302,8 @@ def _may_gather(game: Game, inst: RaceInst, r: Any) -> bool:
         and value(game, "redeploy.gather", inst, target=r)
 
 
-def _pick_options(game: Game, inst: Any) -> range:
-    return range(len(game.visible_combos()))
+def _pick_options(game: Game, inst: Any) -> list[int]:
+    return list(range(len(game.visible_combos())))
 
 
 def _may_pick(game: Game, inst: Any, k: Any) -> bool:
@@ -258,31 +313,36 @@ def _may_pick(game: Game, inst: Any, k: Any) -> bool:
         and game.may_pick(game.current, offers[k][0])
 
 
-def _none(game: Game, inst: Any) -> tuple:
-    return (None,)
+def _none(game: Game, inst: Any) -> list:
+    return [None]
 
 
 def _regions(game: Game, inst: RaceInst) -> list[int]:
     return sorted(inst.regions)
 
 
+def _holds(game: Game, inst: RaceInst, r: Any) -> bool:
+    return r in inst.regions
+
+
 PHASES: dict[str, dict[str, Kind]] = {
     "pick": {"pick": Kind(_always, _pick_options, _may_pick)},
     "conquer": {
         "decline": Kind(_may_decline, _none),
-        "abandon": Kind(lambda game, inst: not (game.turn.conquered or inst.id in game.turn.resumed), _regions),
+        "abandon": Kind(lambda game, inst: not (game.turn.conquered or inst.id in game.turn.resumed), _regions,
+                        has=_holds),
         "conquer": Kind(lambda game, inst: inst.hand > 0, _conquests, _conquest_allows("conquer")),
         "final": Kind(lambda game, inst: inst.hand > 0, _conquests, _conquest_allows("final")),
         "ability": Kind(_always, lambda game, inst: ability_actions(game, inst, "conquest")),
         "end": Kind(_always, _none),
     },
     "redeploy": {
-        "place": Kind(lambda game, inst: inst.hand > 0, _regions),
+        "place": Kind(lambda game, inst: inst.hand > 0, _regions, has=_holds),
         "end": Kind(lambda game, inst: inst.hand <= 0 or not inst.regions, _none),
-        "gather": Kind(_always, _regions, _may_gather),
+        "gather": Kind(_always, _regions, _may_gather, _holds),
         "ability": Kind(_always, lambda game, inst: ability_actions(game, inst, "redeploy")),
     },
-    "defend": {"place": Kind(_always, _regions)},
+    "defend": {"place": Kind(_always, _regions, has=_holds)},
     "start": {"ability": Kind(_always, lambda game, inst: ability_actions(game, inst, "start")),
               "end": Kind(_always, _none)},
     "scoring": {"ability": Kind(_always, lambda game, inst: ability_actions(game, inst, "scoring")),
@@ -294,8 +354,13 @@ PHASES: dict[str, dict[str, Kind]] = {
 ABILITY_PHASE = {"conquer": "conquest", "redeploy": "redeploy", "start": "start", "scoring": "scoring"}
 _WHOLE = {"conquer", "final", "ability", "choose"}  # kinds whose options are whole actions (conquer lists the finals)
 _REGION_KINDS = {"abandon", "conquer", "final", "place", "gather"}
+# how `sample` draws each kind: conquest targets, abilities, whole actions, or arguments
+_DRAWS = {phase: [(kind, rule, "target" if kind == "conquer" else "ability" if kind == "ability" else
+                   "whole" if kind in _WHOLE else "argument") for kind, rule in kinds.items() if kind != "final"]
+          for phase, kinds in PHASES.items()}
 
 
+@caches.reads
 def legal_actions(game: Game) -> list[Action]:
     kinds = PHASES.get(game.turn.phase)
     if not kinds or game.over:
@@ -315,6 +380,74 @@ def legal_actions(game: Game) -> list[Action]:
     return out
 
 
+@caches.reads
+def sample(game: Game, rng: random.Random) -> tuple[Action, Any] | None:
+    """A legal action drawn uniformly, with its verdict (a conquest's cost), or None if there is none.
+
+    Why: a bot that needs one action should not price every target. The arguments worth trying
+    (each legal action among them once, and maybe others) are drawn at random and checked one at a
+    time, a rejected one set apart: the first to pass is uniform among the legal actions, whichever
+    illegal ones were set apart on the way. A conquest target stands for `conquer` and `final`
+    together (at most one is legal); an ability choosing among a `where` selection stands for
+    each value the selection tests, and the value drawn is checked alone."""
+    draws = _DRAWS.get(game.turn.phase)
+    if draws is None or game.over:
+        return None
+    inst: RaceInst = game.turn.acting  # type: ignore[assignment]
+    # (kind, arguments, check): check None when all are legal; kind "" when the arguments are actions,
+    # "whole" when check gives the action with its verdict
+    groups: list[tuple[str, list, Any]] = []
+    total = 0
+    args: list[Any]
+    for kind, rule, how in draws:
+        if not rule.guard(game, inst):
+            continue
+        if how == "target":
+            front = frontier(game, inst)
+            args = front if front is not None else candidates(game, inst)
+            groups.append(("whole", args, _near_target if front is not None else _target))
+        elif how == "ability":
+            args, unlisted = ability_candidates(game, inst, ABILITY_PHASE[game.turn.phase])
+            groups.append(("", args, None))
+            for values, check in unlisted:
+                groups.append(("whole", values, check))
+                total += len(values)
+        elif how == "whole":
+            args = rule.options(game, inst)
+            groups.append(("", args, None))
+        else:
+            args = rule.options(game, inst)  # a new list: rejected arguments are taken out of it
+            groups.append((kind, args, rule.allows))
+        total += len(args)
+    while total:
+        i, g = int(rng.random() * total), 0  # uniform to within 2**-53
+        while i >= len(groups[g][1]):
+            i -= len(groups[g][1])
+            g += 1
+        kind, args, check = groups[g]
+        a: Any = args[i]
+        if check is None:
+            return (Action(kind, a) if kind else a), None
+        verdict = check(game, inst, a)
+        if verdict:
+            if kind == "whole":  # the verdict is the action and its verdict
+                return verdict
+            return (Action(kind, a) if kind else a), None
+        args[i] = args[-1]
+        args.pop()
+        total -= 1
+    return None
+
+
+def _target(game: Game, inst: RaceInst, r: int, near: bool = False) -> tuple[Action, int] | None:
+    v = conquest_verdict(game, inst, r, near)
+    return None if v is None else (Action(v[0], r), v[1])
+
+
+def _near_target(game: Game, inst: RaceInst, r: int) -> tuple[Action, int] | None:
+    return _target(game, inst, r, True)
+
+
 def _verdict(game: Game, action: Action):
     """False if illegal; else a truthy verdict (the conquest cost for conquer/final)."""
     kind, a, b = action.kind, action.a, action.b
@@ -322,17 +455,27 @@ def _verdict(game: Game, action: Action):
     inst: RaceInst = game.turn.acting  # type: ignore[assignment]
     if rule is None or game.over or not rule.guard(game, inst):
         return False
-    if kind == "ability":
-        return bool(ability_actions(game, inst, ABILITY_PHASE[game.turn.phase], action))
-    if kind == "choose":
-        return action.a is None and isinstance(b, tuple) and action in decision_actions(game)
+    if kind in _WHOLE:
+        return _whole_verdict(game, rule, inst, action)
     if b is not None or (kind in _REGION_KINDS and not _region(game, a)) or (kind not in _REGION_KINDS
                                                                             and kind != "pick" and a is not None):
         return False
-    if rule.allows is None:
-        return a in rule.options(game, inst)
-    return rule.allows(game, inst, a) if kind in _WHOLE or kind == "pick" or a in rule.options(game, inst) \
-        else False
+    if kind != "pick" and not (rule.has(game, inst, a) if rule.has is not None else a in rule.options(game, inst)):
+        return False
+    return True if rule.allows is None else rule.allows(game, inst, a)
+
+
+@caches.reads
+def _whole_verdict(game: Game, rule: Kind, inst: RaceInst, action: Action):
+    """The verdict on an action its kind lists whole: an ability, a choice, a conquest."""
+    kind, a, b = action
+    if kind == "ability":
+        return bool(ability_actions(game, inst, ABILITY_PHASE[game.turn.phase], action))
+    if kind == "choose":
+        return a is None and isinstance(b, tuple) and action in decision_actions(game)
+    if b is not None or not _region(game, a):
+        return False
+    return rule.allows(game, inst, a)  # type: ignore[misc]
 
 
 def is_legal(game: Game, action: Action) -> bool:

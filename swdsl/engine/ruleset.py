@@ -138,12 +138,25 @@ class Ruleset:
     modified_stats: frozenset[str] = frozenset()  # stats any content modifies
     heard_events: frozenset[str] = frozenset()  # events some trigger hears: the others are not fired at all
     wide_events: frozenset[str] = frozenset()  # events some trigger hears for other races (`by ours`, `by anyone`)
+    cancels: bool = False  # some trigger may `cancel conquest`: conquests note what they change (undo.py)
     copied: dict[tuple[str, str], Content] = attrs.field(factory=dict)  # (wearer, original): rules as worn
     hooked_markers: frozenset[str] = frozenset()
     marker_stats: frozenset[str] = frozenset()  # stats some relic or place modifies
+    # what content held through regions (markers and the rules they wear; powers bound to regions) has:
+    # anything else never looks at holdings, so a relic does not slow every event or stat
+    held_events: frozenset[str] = frozenset()
+    held_phases: frozenset[str] = frozenset()  # phases of their abilities
+    held_vars: bool = False  # some held content has variables
+    power_events: frozenset[str] = frozenset()
+    power_phases: frozenset[str] = frozenset()
     power_stats: frozenset[str] = frozenset()  # stats some power modifies (powers can be bound to regions)
     shared_vars: dict[str, SharedVar] = attrs.field(factory=dict)  # `game var`s and `player var`s, by name
     token_markers: frozenset[str] = frozenset()  # markers that count as their holder's tokens
+    # worked out while games run, shared by them (stats.py): fold plans per stat, banner, power and
+    # state (content ids: the ruleset owns the content), and a key per (stat, modifiers) whose fold is a
+    # per-board table
+    plans: dict = attrs.field(factory=dict, eq=False, repr=False)
+    tables: dict = attrs.field(factory=dict, eq=False, repr=False)
     # for the tools, never read by the engine: per family (race, power, piece, pool), each way a name
     # may be written (a key, a display name, another spelling) -> the keys it may mean
     spellings: dict[str, dict[str, tuple[str, ...]]] = attrs.field(factory=dict)
@@ -167,10 +180,17 @@ class Ruleset:
         self.heard_events = frozenset(event for c in everything for event in c.triggers)
         self.wide_events = frozenset(t.event for c in everything for ts in c.triggers.values() for t in ts
                                      if t.audience != "me")
+        self.cancels = any(t.cancels for c in everything for ts in c.triggers.values() for t in ts)
         copiers = {n for c in everything for n in c.copiers}
         self.hooked_markers = frozenset(n for n, m in self.markers.items() if m.has_hooks or n in copiers)
         self.marker_stats = frozenset(st for m in self.markers.values() for st in m.modifiers)
         self.power_stats = frozenset(st for p in self.powers.values() for st in p.modifiers)
+        held = [*self.markers.values(), *self.copied.values()]
+        self.held_events = frozenset(event for c in held for event in c.triggers)
+        self.held_phases = frozenset(a.phase for c in held for a in c.abilities)
+        self.held_vars = any(c.variables for c in [*held, *self.powers.values()])
+        self.power_events = frozenset(event for p in self.powers.values() for event in p.triggers)
+        self.power_phases = frozenset(a.phase for p in self.powers.values() for a in p.abilities)
         self.shared_vars = {v.name: v for c in everything for v in c.shared}
         self.token_markers = frozenset(n for n, m in self.markers.items() if m.counts_as_token)
 

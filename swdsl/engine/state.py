@@ -47,7 +47,7 @@ class RaceInst:
     mods: dict[str, tuple[Modifier, ...]] = attrs.field(factory=dict)
     triggers: dict[str, tuple[Trigger, ...]] = attrs.field(factory=dict)
     abilities: tuple[Ability, ...] = ()
-    fold_cache: dict[str, tuple[Modifier, ...]] = attrs.field(factory=dict)  # per stat, in its current state
+    fold_cache: dict[str, Any] = attrs.field(factory=dict)  # per stat, its fold plan (stats.plan)
 
     def __attrs_post_init__(self) -> None:
         self.rebuild_hooks()

@@ -24,10 +24,11 @@ every step.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 
+from swdsl.engine import caches
 from swdsl.engine.content import Modifier
 from swdsl.engine.entries import Ctx, Stat
 from swdsl.engine.holdings import defenders, held_content
@@ -133,36 +134,90 @@ _FAVOURED = {
 
 def modified(game: Game, stat: str, inst: RaceInst | None) -> bool:
     """Could any rule change `stat` for `inst`? When not, the engine uses its base
-    (and searches the frontier instead of every region, and so on)."""
+    (and searches the frontier instead of every region, and so on). Content held
+    through regions counts only if the race holds some that modifies the stat."""
     rs = game.ruleset
-    return (stat in rs.rule_mods or (inst is not None and stat in inst.mods) or stat in rs.marker_stats
-            or bool(game.bound_powers) and stat in rs.power_stats)
+    if stat in rs.rule_mods or inst is not None and stat in inst.mods:
+        return True
+    if inst is None or not (stat in rs.marker_stats or game.bound_powers and stat in rs.power_stats):
+        return False
+    return any(stat in c.modifiers for c in held_content(game, inst))
 
 
-def _applicable(game: Game, stat: str, inst: RaceInst) -> tuple[Modifier, ...]:
-    mods = list(game.ruleset.rule_mods.get(stat, ())) + list(inst.mods.get(stat, ()))
-    return tuple(m for m in mods if inst.scope_ok(m.scope))
+class Plan(NamedTuple):
+    """How a stat folds for one race, worked out once per race and stat and again only when what it
+    was worked out from changes (its hooks, its state, powers bound to regions): a fold is then a
+    loop over a short tuple, and one that depends on the map and `target` only is a per-board table."""
+
+    race: object  # what it was made from (the key): the race's banner and power, its declined state,
+    power: object  # whether any power is bound to a region
+    declined: bool
+    bound: bool
+    mods: tuple[Modifier, ...]  # edition rules', banner's and power's modifiers that apply, in fold order
+    held: bool  # content held through regions may add modifiers (relics, places, bound powers)
+    favoured: Callable[[Any, Any], bool] | None  # what a shield undoes, when shields exist
+    table: int | None  # the per-board table's key when the value is a function of the map and `target` only
+
+
+def plan(game: Game, stat: str, inst: RaceInst | None) -> Plan:
+    """The race's plan for `stat` (edition rules only for nobody), checked against what it was made from."""
+    bound = bool(game.bound_powers)
+    if not caches.ON:
+        return _make_plan(game, stat, inst, bound)
+    if inst is None:
+        p = game.ruleset.plans.get((stat, id(None), id(None), False, bound))
+        return p if p is not None else _shared_plan(game, stat, None, bound)
+    p = inst.fold_cache.get(stat)
+    if p is None or p.bound is not bound or p.race is not inst.race or p.power is not inst.power \
+            or p.declined is not inst.declined:
+        p = inst.fold_cache[stat] = _shared_plan(game, stat, inst, bound)
+    return p
+
+
+def _shared_plan(game: Game, stat: str, inst: RaceInst | None, bound: bool) -> Plan:
+    """Races with the same banner, power and state share their plans (the ruleset keeps them)."""
+    key = (stat, id(inst and inst.race), id(inst and inst.power), bool(inst and inst.declined), bound)
+    p = game.ruleset.plans.get(key)
+    if p is None:
+        p = game.ruleset.plans[key] = _make_plan(game, stat, inst, bound)
+    return p
+
+
+def _make_plan(game: Game, stat: str, inst: RaceInst | None, bound: bool) -> Plan:
+    rs = game.ruleset
+    mods = rs.rule_mods.get(stat, ())
+    if inst is not None:
+        mods = tuple(m for m in mods + inst.mods.get(stat, ()) if inst.scope_ok(m.scope))
+    if rs.reorders:
+        mods = tuple(sorted(mods, key=_late))
+    held = inst is not None and (stat in rs.marker_stats or bound and stat in rs.power_stats)
+    favoured = _FAVOURED.get(STATS[stat].favours) if "region.shielded" in rs.modified_stats else None
+    # borders are the map's unless the race declares its own, and always inside a region.adjacent fold
+    own_borders = stat != "region.adjacent" and inst is not None and modified(game, "region.adjacent", inst)
+    table = None
+    if mods and (stat in _CONSTANT and "target" in STATS[stat].bindings or stat == "region.adjacent") \
+            and all(m.map_only == "map" or m.map_only == "adjacency" and not own_borders for m in mods):
+        table = rs.tables.setdefault((stat, mods), len(rs.tables))
+    return Plan(inst and inst.race, inst and inst.power, bool(inst and inst.declined), bound, mods, held,
+                favoured, table)
 
 
 def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, Any], parts: list | None = None):
     """The value of `stat` for `inst` from `base`; appends steps to `parts` if given."""
-    rs = game.ruleset
-    if inst is None:
-        mods = rs.rule_mods.get(stat, ())
-    else:
-        mods = inst.fold_cache.get(stat)  # type: ignore[assignment]
-        if mods is None:
-            mods = inst.fold_cache[stat] = _applicable(game, stat, inst)
-        if rs.hooked_markers or game.bound_powers:
-            held = [m for c in held_content(game, inst) for m in c.modifiers.get(stat, ()) if inst.scope_ok(m.scope)]
-            if held:
-                mods = mods + tuple(held)
+    p = plan(game, stat, inst)
+    mods = p.mods
+    if p.held:
+        held = _held_mods(game, stat, inst)
+        if held:
+            mods = mods + tuple(held)
+            if game.ruleset.reorders:
+                mods = tuple(sorted(mods, key=_late))
     value = base
     if mods:
         ctx = Ctx(game, inst, b)
-        favoured = _FAVOURED.get(STATS[stat].favours) if "region.shielded" in rs.modified_stats else None
+        favoured = p.favoured
         shield = favoured is not None and shielded(game, inst, b.get("target"))
-        for m in sorted(mods, key=_late) if rs.reorders else mods:
+        for m in mods:
             if m.when is not None and not m.when(ctx):
                 continue
             before = value
@@ -183,6 +238,13 @@ def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, A
     if stat in _BOUNDED:
         return _bounded(STATS[stat], value, parts)
     return value
+
+
+def _held_mods(game: Game, stat: str, inst: RaceInst | None) -> list[Modifier]:
+    """The modifiers of `stat` that content the race holds adds now."""
+    if inst is None:
+        return []
+    return [m for c in held_content(game, inst) for m in c.modifiers.get(stat, ()) if inst.scope_ok(m.scope)]
 
 
 def _bounded(entry: Stat, value: Any, parts: list | None) -> Any:
@@ -211,17 +273,38 @@ _NOTHING = object()
 
 
 def value(game: Game, stat: str, inst: RaceInst | None, parts: list | None = None, **b) -> Any:
-    """A stat's value for `inst`: its base, folded if any rule could change it."""
-    rs = game.ruleset
+    """A stat's value for `inst`: its base, folded if any rule could change it (from the board's
+    table when the fold depends on the map and `target` only)."""
     constant = _CONSTANT.get(stat, _NOTHING)
-    if not (stat in rs.rule_mods or (inst is not None and stat in inst.mods) or stat in rs.marker_stats
-            or game.bound_powers and stat in rs.power_stats):
+    if parts is None and stat not in game.ruleset.modified_stats:  # no content modifies it: its base
+        if constant is not _NOTHING:
+            return constant
+        base = STATS[stat].base(game, inst, b)
+        return _bounded(STATS[stat], base, None) if stat in _BOUNDED else base
+    p = plan(game, stat, inst)
+    if not (p.mods or p.held):
         if constant is not _NOTHING and parts is None:
             return constant
         base = STATS[stat].base(game, inst, b)
         if parts is not None:
             parts.append(("base", "set", base, base, base))
         return _bounded(STATS[stat], base, parts) if stat in _BOUNDED else base
+    if p.table is not None and parts is None and caches.ON and not (p.held and _held_mods(game, stat, inst)) \
+            and not (p.favoured is not None and shielded(game, inst, b["target"])):  # the plan's mods alone
+        memo = game.board.memo
+        if constant is _NOTHING:  # region.adjacent: its base and modifiers read the map, `target` and `other`
+            key = (p.table, b["target"], b["other"])
+            found = memo.get(key, _NOTHING)
+            if found is _NOTHING:
+                found = memo[key] = fold(game, stat, STATS[stat].base(game, inst, b), inst, b)
+            return found
+        table = memo.get(p.table)
+        if table is None:
+            table = memo[p.table] = [_NOTHING] * len(game.board)
+        found = table[b["target"]]
+        if found is _NOTHING:
+            found = table[b["target"]] = fold(game, stat, constant, inst, b)
+        return found
     base = STATS[stat].base(game, inst, b) if constant is _NOTHING else constant
     if parts is not None:
         parts.append(("base", "set", base, base, base))
@@ -321,6 +404,17 @@ def _cost_bindings(region: int, empty: bool) -> dict[str, Any]:
 def conquest_cost(game: Game, inst: RaceInst, region: int, parts: list | None = None, empty: bool = False) -> int:
     """What conquering `region` costs `inst`; `empty` (or its conquest.as_empty) prices it as if it held no
     race token."""
+    memo = caches.kept(game) if parts is None else None
+    if memo is None:
+        return _conquest_cost(game, inst, region, parts, empty)
+    key = (inst, region, empty)
+    cost = memo.get(key)
+    if cost is None:
+        cost = memo[key] = _conquest_cost(game, inst, region, None, empty)
+    return cost
+
+
+def _conquest_cost(game: Game, inst: RaceInst, region: int, parts: list | None, empty: bool) -> int:
     if not empty and "conquest.as_empty" in game.ruleset.modified_stats and modified(game, "conquest.as_empty", inst):
         empty = bool(value(game, "conquest.as_empty", inst, target=region))
     return fold(game, "conquest.cost", _cost_base(game, inst, region, parts, empty), inst,
@@ -337,6 +431,8 @@ def is_immune(game: Game, region: int, attacker: RaceInst) -> bool:
 
 def region_minimum(game: Game, inst: RaceInst, region: int) -> int:
     """The fewest tokens `inst` may keep in `region` (region.minimum, at least 1)."""
+    if "region.minimum" not in game.ruleset.modified_stats:
+        return _CONSTANT["region.minimum"]
     return value(game, "region.minimum", inst, target=region)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from swdsl.engine import chance, market, undo
 from swdsl.engine.entries import Ctx
 from swdsl.engine.events import fire, fire_each, player_races, run_trigger
-from swdsl.engine.holdings import defenders, held_content
+from swdsl.engine.holdings import any_attached, defenders, held_content
 from swdsl.engine.pieces import (
     attacked,
     enter,
@@ -47,14 +47,15 @@ def conquer(game: Game, inst: RaceInst, region: int, tokens: int, *, from_tray: 
     defender = attacked(game, region, inst)
     if defender is inst:
         return
-    defending, tokens_there, old = defenders(game, region), game.tokens[region], undo.before(game, region)
+    noted = game.ruleset.cancels  # what the loss changes is noted only if some rule may take it back
+    defending, tokens_there, old = defenders(game, region), game.tokens[region], undo.before(game, region) if noted else ()
     game.turn.log.append(Conquest(region, inst.id, defender.id if defender else None,
                                   defender.player if defender else None, game.tokens[region] > 0,
                                   bool(defender and not defender.declined and defender.player is not None)))
     lost = 0
     if defender is not None:
         lost = lose_region(game, defender, region, inst, destroy, spare)
-    loss = undo.note(game, region, inst, defender, tokens_there, old)
+    loss = undo.note(game, region, inst, defender, tokens_there, old) if noted else None
     if from_tray:
         tokens = take_from_tray(game, inst, tokens)
     else:
@@ -213,8 +214,9 @@ def begin_turn(game: Game) -> None:
     for inst in game.races.values():
         inst.turn_tags.clear()
     races = player_races(game, seat)
+    held_vars = game.ruleset.held_vars and any_attached(game)
     for inst in races:
-        for c in (inst.race, inst.power, *held_content(game, inst)):
+        for c in (inst.race, inst.power, *(held_content(game, inst) if held_vars else ())):
             if c is not None:
                 for name, (init, reset) in c.variables.items():
                     if reset == "turn":

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 
+from swdsl.engine import caches
 from swdsl.engine.errors import ContentError
 from swdsl.engine.legal import DECLINE, Action, apply_legal, legal_actions
 from swdsl.engine.state import Game
@@ -72,7 +73,9 @@ class SearchBot:
                         turns += 1
                     elif turns:
                         break
-                apply_legal(ahead, self.tactics.choose(ahead, legal_actions(ahead)))
+                with caches.reading(ahead):  # the tactics only read: costs and holdings priced once
+                    action = self.tactics.choose(ahead, legal_actions(ahead))
+                apply_legal(ahead, action)
         except ContentError:
             return -1000.0
         return judge(ahead, seat)

@@ -4,11 +4,12 @@ of a Ctx, built once; nothing walks the tree while a game runs."""
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import attrs
 
+from swdsl.engine import caches
 from swdsl.engine import queries as Q
 from swdsl.engine.entries import Ctx, Variable
 from swdsl.engine.stats import declares_adjacency
@@ -142,7 +143,7 @@ class ExprCompiler:
         return lambda ctx: f(a(ctx), b(ctx))
 
     def _filtered(self, e: ast.Filtered):
-        base, cond, name = self.expr(e.base), self.expr(e.cond), e.name
+        base, cond, name = self.candidates(e), self.expr(e.cond), e.name
 
         def filtered(ctx):
             saved = ctx.it
@@ -156,8 +157,53 @@ class ExprCompiler:
             ctx.it = saved
             return out
         if isinstance(e.base, ast.RegionSet) and e.base.qual == "all" and self.static(e.cond):
-            return _per_board(filtered, _adjacency(e.cond))
+            return _per_board(filtered, reads_adjacency(e.cond))
         return filtered
+
+    def candidates(self, e: ast.Filtered):
+        """The values a `where` tests: its base; but for `regions where … has M …` only the regions
+        where some marker lies, and for `regions where … borders X …` (X not depending on the
+        element) only the regions bordering X, in order, for a race that declares no adjacency of its
+        own: the others cannot pass, and markers are few, X often a race's few regions."""
+        base = self.expr(e.base)
+        if not (isinstance(e.base, ast.RegionSet) and e.base.qual == "all"):
+            return base
+        tests = [c for c in _conjuncts(e.cond) if isinstance(c, ast.Test) and c.kind != "is_not" and c.subject is None]
+        if any(self.res.get(id(c), ("",))[0] in ("marker", "marker_kind") for c in tests):
+            return lambda ctx: [r for r, marks in enumerate(ctx.game.markers) if marks]
+        near = next((c.operand for c in tests if self.res.get(id(c), ("",))[0] == "borders"
+                     and not self._mentions_element(c.operand, e.name)), None)
+        if near is None:
+            return base
+        other = self.expr(near)
+
+        def bordering(ctx):
+            if declares_adjacency(ctx.game, ctx.me):
+                return base(ctx)
+            x = other(ctx)
+            if x is None:
+                return ()
+            nb = ctx.game.board.neighbours
+            return sorted(nb[x] if isinstance(x, int) else set().union(*(nb[r] for r in x)))
+        return bordering
+
+    def _mentions_element(self, e, name: str | None) -> bool:
+        """Whether `e` reads the element a `where` is testing (`it`, its `as` name), outside the
+        `where`s nested in it (which test elements of their own)."""
+        stack = [e]
+        while stack:
+            n = stack.pop()
+            res = self.res.get(id(n), ("",))
+            if isinstance(n, ast.Ref) and (res[0] in ("it", "attr_it", "state_it") or res == ("binding", name)):
+                return True
+            if isinstance(n, ast.Test) and n.subject is None:
+                return True
+            if isinstance(n, ast.Filtered):
+                stack.append(n.base)
+                continue
+            stack.extend(x for f in attrs.fields(type(n)) for v in [getattr(n, f.name)]
+                         for x in (v if isinstance(v, tuple) else (v,)) if attrs.has(type(x)))
+        return False
 
     def static(self, e, fixed: frozenset[str] = frozenset()) -> bool:
         """True if `e` depends only on the map (terrain, symbols, edge, borders)
@@ -175,8 +221,12 @@ class ExprCompiler:
             return (res[1:] if len(res) == 3 else ()) in _MAP_ATTRIBUTES and self.static(e.subject, fixed)
         if isinstance(e, ast.BoolOp):
             return self.static(e.left, fixed) and self.static(e.right, fixed)
-        if isinstance(e, ast.Not):
+        if isinstance(e, (ast.Not, ast.Neg)):
             return self.static(e.value, fixed)
+        if isinstance(e, (ast.Arith, ast.Compare)):
+            return self.static(e.left, fixed) and self.static(e.right, fixed)
+        if isinstance(e, ast.Count):
+            return self.static(e.of, fixed)
         if isinstance(e, ast.Filtered):
             return isinstance(e.base, ast.RegionSet) and e.base.qual == "all" and self.static(e.cond, fixed)
         if isinstance(e, ast.Test):
@@ -195,7 +245,7 @@ class ExprCompiler:
         kept per board and target (a modifier's `when terrain of target is sea`)."""
         fn = self.expr(e)
         if self.static(e, frozenset({"target"})) and not self.static(e):
-            return _per_target(fn, _adjacency(e))
+            return _per_target(fn, reads_adjacency(e))
         return fn
 
     def _test(self, e: ast.Test):
@@ -268,23 +318,36 @@ def _looks_like(names: frozenset[str], region: bool) -> Callable[[Ctx, Any], boo
 _MISSING = object()
 
 
-def _adjacency(e) -> bool:
-    """Whether `e` asks about adjacency (`borders`, `neighbours of`): its value is then map-only
-    only for races that declare no adjacency of their own (region.adjacent)."""
-    stack = [e]
+def _conjuncts(e) -> list:
+    """The parts of `a and b and …` (e itself if it is no `and`)."""
+    if isinstance(e, ast.BoolOp) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+def nodes(tree) -> Iterator:
+    """Every node of `tree` (a node or a tuple of them), itself included, through nested tuples."""
+    stack = [tree]
     while stack:
         n = stack.pop()
-        if isinstance(n, ast.Test) and n.kind == "borders" or isinstance(n, ast.Attr) and n.name == "neighbours":
-            return True
-        stack.extend(x for f in attrs.fields(type(n)) for v in [getattr(n, f.name)]
-                     for x in (v if isinstance(v, tuple) else (v,)) if attrs.has(type(x)))
-    return False
+        if isinstance(n, tuple):
+            stack.extend(n)
+        elif attrs.has(type(n)):
+            yield n
+            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)))
+
+
+def reads_adjacency(e) -> bool:
+    """Whether `e` asks about adjacency (`borders`, `neighbours of`): its value is then map-only
+    only for races that declare no adjacency of their own (region.adjacent)."""
+    return any(isinstance(n, ast.Test) and n.kind == "borders" or isinstance(n, ast.Attr) and n.name == "neighbours"
+               for n in nodes(e))
 
 
 def _per_target(fn, adjacency: bool):
     """Memoise a value that depends only on the map and `target`, per board and target."""
     def cached(ctx):
-        if adjacency and declares_adjacency(ctx.game, ctx.me):
+        if adjacency and declares_adjacency(ctx.game, ctx.me) or not caches.ON:
             return fn(ctx)
         memo = ctx.game.board.memo
         key = (cached, ctx.b.get("target"))
@@ -298,7 +361,7 @@ def _per_target(fn, adjacency: bool):
 def _per_board(fn, adjacency: bool):
     """Memoise a map-only selection in the board it was computed on."""
     def cached(ctx):
-        if adjacency and declares_adjacency(ctx.game, ctx.me):
+        if adjacency and declares_adjacency(ctx.game, ctx.me) or not caches.ON:
             return frozenset(fn(ctx))
         memo = ctx.game.board.memo
         got = memo.get(cached)

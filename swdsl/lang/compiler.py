@@ -20,7 +20,7 @@ from swdsl.engine.stats import shielded
 from swdsl.engine.vocabulary import DECL_PROPS, EFFECTS, STATS
 from swdsl.lang import ast
 from swdsl.lang.checker import Checked
-from swdsl.lang.closures import ExprCompiler, const
+from swdsl.lang.closures import ExprCompiler, const, nodes, reads_adjacency
 from swdsl.lang.typer import ELEMENT
 
 Run = Callable[[Ctx], Any]
@@ -71,7 +71,8 @@ class Compiler(ExprCompiler):
                 t = Trigger(item.event.text, self.opt(item.when), item.scope.kind if item.scope else "active",
                             self.block(tuple(effects)), d.name, item.audience.text if item.audience else "me",
                             self.where(item.span), tuple(chooses),
-                            any(s.optional for s in item.steps if isinstance(s, ast.Choose)))
+                            any(s.optional for s in item.steps if isinstance(s, ast.Choose)),
+                            any(isinstance(n, ast.Effect) and n.kind == "cancel_conquest" for n in nodes(item.steps)))
                 trigs.setdefault(t.event, []).append(t)
             elif isinstance(item, ast.Ability):
                 abilities.append(self.ability(d, item))
@@ -83,10 +84,15 @@ class Compiler(ExprCompiler):
         return c
 
     def modifier(self, d: ast.Decl, m: ast.Modifier) -> Modifier:
-        when = self.per_target(m.when) if m.when is not None and "target" in STATS[m.stat.text].bindings \
-            else self.opt(m.when)
+        targeted = "target" in STATS[m.stat.text].bindings
+        when = self.per_target(m.when) if m.when is not None and targeted else self.opt(m.when)
+        parts = [e for e in (m.value, m.when, m.floor, m.cap) if e is not None]
+        regions = frozenset(name for name, kind in STATS[m.stat.text].bindings.items() if kind == "region")
+        map_only = ""
+        if all(self.static(e, regions) for e in parts):
+            map_only = "adjacency" if any(reads_adjacency(e) for e in parts) else "map"
         return Modifier(m.stat.text, m.op, self.expr(m.value), when, self.opt(m.floor), self.opt(m.cap),
-                        m.scope.kind if m.scope else "active", d.name, d.kind, self.where(m.span))
+                        m.scope.kind if m.scope else "active", d.name, d.kind, self.where(m.span), map_only)
 
     def chooses(self, steps: tuple) -> tuple[list[Choice], list[ast.Effect]]:
         """The choices of an ability or a trigger, and its effects."""
@@ -101,7 +107,8 @@ class Compiler(ExprCompiler):
                 kind = self.res.get(id(step), ("regions",))[0]
                 if kind == "regions":
                     options, is_option = _unshielded(options, is_option)
-                chooses.append(Choice(step.name, ELEMENT.get(kind, "region"), options, is_option))
+                chooses.append(Choice(step.name, ELEMENT.get(kind, "region"), options, is_option,
+                                      self.unfiltered(step.selection)))
         return chooses, effects
 
     def ability(self, d: ast.Decl, a: ast.Ability) -> Ability:
@@ -119,6 +126,11 @@ class Compiler(ExprCompiler):
     def options(self, sel: ast.Expr):
         fn = self.expr(sel)
         return lambda ctx: sorted(fn(ctx))
+
+    def unfiltered(self, sel: ast.Expr):
+        """The values a `where` selection tests (closures.candidates), or None: a bot drawing one
+        action checks one of them instead of listing the options."""
+        return self.candidates(sel) if isinstance(sel, ast.Filtered) else None
 
     def is_option(self, sel: ast.Expr):
         """Whether one value is among a selection's options, testing the

@@ -1,0 +1,73 @@
+"""The caches the engine keeps while games run, and one switch for them all, so
+a test can turn them off and check that they never change a result.
+
+The caches, and why each is always right (docs/architecture.md, Speed):
+- fold plans (stats.plan): per race and stat, checked at each use against what
+  they were made from (banner, power, declined state, powers bound or not);
+- per-board tables and memos (stats.value, lang/closures.py): only values that
+  depend on the map and the stat's regions alone (`target`, and `other` for
+  region.adjacent; borders too, for races declaring no adjacency of their own and
+  inside region.adjacent), kept in the board, which never changes, and used only
+  while the race holds no content modifying the stat and no shield applies;
+- facts kept while a game is only read (`reading`): what each race holds, what
+  each conquest costs. Deciding legality, and choosing among legal actions,
+  reads the game and writes nothing, so these cannot change until it is over.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+ON = True
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class _Reading(threading.local):
+    """The game being read in this thread, and the facts worked out about it."""
+
+    game: Any = None
+    memo: dict | None = None  # made at the first fact kept
+
+
+_SCOPE = _Reading()
+
+
+def kept(game: Any) -> dict | None:
+    """The facts kept about `game` while it is only read, or None when it may change."""
+    if _SCOPE.game is not game or not ON:
+        return None
+    memo = _SCOPE.memo
+    if memo is None:
+        memo = _SCOPE.memo = {}
+    return memo
+
+
+@contextmanager
+def reading(game: Any) -> Iterator[None]:
+    """While the block runs, `game` is only read: facts about it are kept (calls inside share them)."""
+    if _SCOPE.game is not None:
+        yield
+        return
+    _SCOPE.game = game
+    try:
+        yield
+    finally:
+        _SCOPE.game = _SCOPE.memo = None
+
+
+def reads(fn: F) -> F:
+    """`fn(game, …)` only reads the game (legality): it runs `reading` it."""
+    @functools.wraps(fn)
+    def scoped(game, *args):
+        if _SCOPE.game is not None:
+            return fn(game, *args)
+        _SCOPE.game = game
+        try:
+            return fn(game, *args)
+        finally:
+            _SCOPE.game = _SCOPE.memo = None
+    return scoped  # type: ignore[return-value]

@@ -1,0 +1,129 @@
+"""The engine's speed devices change no result (docs/architecture.md, Speed): caches
+on and off play the same games (random bots, and the lab's bots, whose tactics read
+the game inside caches.reading), the per-board memo of map-only values fills, and a
+bot drawing one action (legal.sample) draws only legal ones, each of them."""
+
+import random
+from pathlib import Path
+
+import pytest
+
+from swdsl.bots import RandomBot, play
+from swdsl.engine import caches
+from swdsl.engine.legal import _verdict, apply_legal, legal_actions, sample
+from swdsl.engine.replay import checksum, record, replay
+from swdsl.engine.setup import new_game
+from swdsl.engine.stats import _NOTHING
+from swdsl.lab.heuristic import HeuristicBot
+from swdsl.lab.search import SearchBot
+from swdsl.packs.loader import load_ruleset
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKS = [p.parent.name for p in sorted(ROOT.glob("packs/*/pack.yaml"))]
+
+
+@pytest.fixture
+def no_caches():
+    caches.ON = False
+    yield
+    caches.ON = True
+
+
+def _players(rs, seed: int) -> int:
+    counts = sorted(rs.setups)
+    return counts[seed % len(counts)]
+
+
+@pytest.mark.parametrize("pack", PACKS)
+def test_games_with_and_without_caches_are_the_same(pack, no_caches):
+    """Each game is played with the caches on and replayed without them, and the
+    other way round: every action stays legal and the final states agree."""
+    rs = load_ruleset([pack])
+    for seed in range(12):
+        players = _players(rs, seed)
+        caches.ON = seed % 2 == 0
+        game = new_game(rs, players, seed)
+        play(game, [RandomBot(seed * 10 + s) for s in range(players)])
+        caches.ON = not caches.ON
+        again = replay(rs, record(game, [pack]))
+        assert checksum(again) == checksum(game), f"{pack}, seed {seed}"
+
+
+@pytest.mark.parametrize("pack", PACKS)
+def test_search_and_heuristic_bots_play_the_same_game_without_caches(pack, no_caches):
+    """The search bot's playouts and the heuristic's tactics (conquest costs, holdings kept while
+    they choose; decisions, teams) choose the same actions whatever the switch."""
+    rs = load_ruleset([pack])
+    players = min(rs.setups)
+    games = []
+    for on in (True, False):
+        caches.ON = on
+        game = new_game(rs, players, 7)
+        play(game, [SearchBot(s, 8) if s % 2 == 0 else HeuristicBot(s) for s in range(players)])
+        games.append((game.actions, checksum(game)))
+    assert games[0] == games[1]
+
+
+@pytest.mark.parametrize("pack", PACKS)
+def test_legal_actions_with_and_without_caches_agree(pack, no_caches):
+    rs = load_ruleset([pack])
+    for seed in range(4):
+        players = _players(rs, seed)
+        game = new_game(rs, players, 100 + seed)
+        bot = RandomBot(seed)
+        while not game.over:
+            caches.ON = True
+            cached = legal_actions(game)
+            caches.ON = False
+            assert legal_actions(game) == cached, f"{pack}, seed {seed}, action {len(game.actions)}"
+            caches.ON = True
+            apply_legal(game, bot.choose(game, cached))
+
+
+def test_the_map_only_memo_fills(classic):
+    """`terrain of target in [sea, lake]` (Water), `target is edge or target borders (regions where
+    terrain is sea and is edge)` (Border entry): computed once per board and target, kept in the board."""
+    game = new_game(classic, 2, 1)
+    memo = game.board.memo
+    memo.clear()
+    play(game, [RandomBot(1), RandomBot(2)])
+    per_target = [k for k in memo if isinstance(k, tuple)]
+    tables = [t for k, t in memo.items() if isinstance(k, int)]
+    assert len(per_target) >= len(game.board)  # map-only conditions of modifiers, per target
+    assert tables and any(v is not _NOTHING for t in tables for v in t)  # whole folds of map-only modifiers
+
+
+def test_declared_adjacency_is_kept_per_pair_of_regions(classic):
+    """Underworld's `region.adjacent set true when target has cavern and other has cavern` reads the
+    map and the two regions only: its folds are kept in the board, per pair of regions."""
+    seen = 0
+    for seed in range(1, 20):
+        game = new_game(classic, 2, seed)
+        game.board.memo.clear()
+        play(game, [RandomBot(seed), RandomBot(seed + 1)])
+        if any(i.power is not None and i.power.name == "Underworld" for i in game.races.values()):
+            seen += 1
+            assert any(isinstance(k, tuple) and len(k) == 3 for k in game.board.memo)
+    assert seen
+
+
+@pytest.mark.parametrize("pack", PACKS)
+def test_sample_draws_legal_actions_and_each_of_them(pack):
+    rs = load_ruleset([pack])
+    for seed in range(4):
+        players = _players(rs, seed)
+        game = new_game(rs, players, 200 + seed)
+        bot, rng = RandomBot(seed), random.Random(seed)
+        while not game.over and len(game.actions) < 200:
+            legal = legal_actions(game)
+            before = checksum(game)
+            drawn = set()
+            for _ in range(12 * len(legal) if len(legal) <= 5 else 20):
+                action, verdict = sample(game, rng)
+                assert action in legal, action
+                assert verdict == (_verdict(game, action) if action.kind in ("conquer", "final") else None)
+                drawn.add(action)
+            assert checksum(game) == before  # drawing reads the game only
+            if len(legal) <= 5:  # each is drawn with probability 1/len: all of them show up
+                assert drawn == set(legal)
+            apply_legal(game, bot.choose(game, legal))
