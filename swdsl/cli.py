@@ -27,6 +27,11 @@ class _Group(click.Group):
         kwargs.setdefault("invoke_without_command", True)
         super().__init__(*args, **kwargs)
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if any("\0" in a for a in args):  # no file or pack name can hold one
+            raise click.UsageError("an argument holds a NUL byte", ctx)
+        return super().parse_args(ctx, args)
+
     def main(self, *args, **kwargs):  # usage errors in our format, exit 2
         kwargs["standalone_mode"] = False
         try:
@@ -225,7 +230,10 @@ def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
 
 def _display(path: Path) -> str:
     """Paths under the current folder are shown relative to it."""
-    full = path.resolve()
+    try:
+        full = path.resolve()
+    except (OSError, RuntimeError):  # a symlink loop, a name too long: shown as given
+        full = path.absolute()
     try:
         return str(full.relative_to(Path.cwd()))
     except ValueError:

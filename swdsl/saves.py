@@ -53,13 +53,22 @@ def write_save(game: Game, path: Path, packs: dict) -> None:
                           "choose a --save-dir you can write") from None
 
 
+def _a_name(ref: str) -> bool:
+    """A pack reference a file system can take: no NUL byte, nothing UTF-8 cannot encode."""
+    try:
+        ref.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return "\0" not in ref
+
+
 def replay_file(file: str, play: Callable[..., object] | None = None) -> tuple[Game, object, list[Diagnostic]]:
     """Replay the saved game in `file` with `play(ruleset, record)` (the engine's replay by
     default; it returns the game, or (game, extra)); the game, the extra and warnings.
     Raises SaveProblem, or PackError when its packs do not load."""
     rec = _read(file)
     refs = refs_of(rec.get("packs"), Path(file))
-    if refs is None:
+    if refs is None or not all(_a_name(ref) for ref in refs):
         raise _problem(file, "SW312", "the saved game does not name its packs",
                           "a saved game has packs, players, seed, actions and checksum")
     loaded = load_packs(refs)

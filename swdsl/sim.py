@@ -64,14 +64,23 @@ class GameResult:
 _RULESETS: dict[tuple, Ruleset] = {}
 
 
+def _key(packs: tuple[str, ...], board: str | None, players: int | None) -> tuple:
+    return tuple(os.path.realpath(resolve_pack(ref)) for ref in packs), board, None if board else players
+
+
 def ruleset(packs: tuple[str, ...], board: str | None = None, players: int | None = None) -> Ruleset:
     """The packs on `board`'s board (or the default for `players`), loaded once per process (by
     folder: `mypack` differs from folder to folder)."""
-    key = (tuple(os.path.realpath(resolve_pack(ref)) for ref in packs), board, None if board else players)
+    key = _key(packs, board, players)
     rs = _RULESETS.get(key)
     if rs is None:
         rs = _RULESETS[key] = load_ruleset(list(packs), board, players)
     return rs
+
+
+def keep(packs: tuple[str, ...], board: str | None, players: int, rs: Ruleset) -> None:
+    """Remember a ruleset the caller already loaded (the CLI, which checked the packs first)."""
+    _RULESETS[_key(packs, board, players)] = rs
 
 
 def game_seed(seed: int, index: int) -> int:

@@ -216,6 +216,7 @@ class Game:
     won_by: int | None = None  # the seat a rule gave the game to (`win the game`)
     destroyed: dict[str, int] = attrs.field(factory=dict)  # per race: tokens out of the game for good (`destroy`)
     reading_adjacency: set[int] = attrs.field(factory=set)  # races whose region.adjacent rules are being read
+    folding: set[tuple] = attrs.field(factory=set)  # the stats being folded now, with their race and bindings
 
     @property
     def over(self) -> bool:

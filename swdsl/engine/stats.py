@@ -308,7 +308,14 @@ def value(game: Game, stat: str, inst: RaceInst | None, parts: list | None = Non
     base = STATS[stat].base(game, inst, b) if constant is _NOTHING else constant
     if parts is not None:
         parts.append(("base", "set", base, base, base))
-    return fold(game, stat, base, inst, b, parts)
+    key = (stat, id(inst), *(id(v) if isinstance(v, RaceInst) else v for v in b.values()))
+    if key in game.folding:  # a rule of this stat asks for the stat itself: there, it is its base
+        return base
+    game.folding.add(key)
+    try:
+        return fold(game, stat, base, inst, b, parts)
+    finally:
+        game.folding.discard(key)
 
 
 def declares_adjacency(game: Game, inst: RaceInst | None) -> bool:

@@ -12,6 +12,8 @@ from pathlib import Path
 import attrs
 import click
 
+from swdsl.diagnostics import printable
+
 
 class _Bots(click.ParamType):
     name = "bots"
@@ -33,7 +35,7 @@ def _game_options(default_bots: str, default_games: int):
         for opt in reversed([
             click.option("--players", type=click.IntRange(1, 8), default=2, show_default=True),
             click.option("--games", type=click.IntRange(1, 10_000_000), default=default_games, show_default=True),
-            click.option("--seed", type=int, default=0, show_default=True),
+            click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True),
             click.option("--bots", type=_Bots(), default=default_bots, show_default=True,
                          help="random, greedy, heuristic, search or search:N (N playouts per decision); "
                               "a comma list gives each seat its own"),
@@ -55,7 +57,7 @@ def _job(refs: list[str], players: int, seed: int, bots: str, board: str | None 
     mix's default board for `players` if none), its ruleset, and the pack whose board it is."""
     from swdsl.cli import _board, _loaded_or_exit
     from swdsl.lab.bots import seat_specs
-    from swdsl.sim import Job
+    from swdsl.sim import Job, keep
 
     loaded = _loaded_or_exit(refs)
     board = _board(loaded, board) or (loaded.mix.board_for(players) if loaded.mix else None)
@@ -67,7 +69,9 @@ def _job(refs: list[str], players: int, seed: int, bots: str, board: str | None 
         specs = seat_specs(bots, players)
     except ValueError as err:
         raise click.BadParameter(str(err), param_hint="--bots") from None
-    return Job(tuple(refs), players, seed, specs, board if len(loaded.manifests) > 1 else None, **kw), rs
+    job = Job(tuple(refs), players, seed, specs, board if len(loaded.manifests) > 1 else None, **kw)
+    keep(job.packs, job.board, players, rs)
+    return job, rs
 
 
 def _play(job, games: int, jobs: int, scheduler: str | None, label: str):
@@ -271,10 +275,10 @@ def balance(players, games, seed, bots, jobs, scheduler, packs, board, fmt, out_
         try:
             Path(out_file).write_text(text + "\n", encoding="utf-8")
         except OSError as err:
-            click.echo(f"{out_file}:1:1: SW333 cannot write the report: {err.strerror or err}", err=True)
+            click.echo(printable(f"{out_file}:1:1: SW333 cannot write the report: {err.strerror or err}"), err=True)
             click.echo("      hint: choose a file in a folder that exists and that you may write to", err=True)
             sys.exit(1)
-        click.echo(f"{out_file}: {rep['games']} games{' (partial)' if partial else ''}")
+        click.echo(printable(f"{out_file}: {rep['games']} games{' (partial)' if partial else ''}"))
     else:
         click.echo(text)
     integrity = dict(rep["integrity"], games=rep["games"])

@@ -240,6 +240,10 @@ class Checker(Typer):
                 self.error(d.path, c.span, "SW157", "`may choose` belongs to triggers: using an ability is "
                            "already the player's choice", "write `choose`")
         self.steps(env, a.steps, "an ability")
+        if a.limit is not None and a.limit.key is not None and chooses \
+                and self.out.resolved.get(id(chooses[0]), ("?",))[0] not in ("regions", "?"):
+            self.error(d.path, a.limit.span, "SW153", "`per owner` counts uses per owner of the region chosen "
+                       "first, and this ability's first choice is no region", "choose the region first")
         self._no_cancel(d, a.steps, "an ability")
 
     def _no_cancel(self, d: ast.Decl, steps: tuple, where: str) -> None:

@@ -406,6 +406,9 @@ def _manifests(refs: list[str], diags: list[Diagnostic], sources: dict[str, str]
             folder = Path(os.path.realpath(resolve_pack(ref)))
         else:  # a bundled pack's name, or a folder inside the requiring pack
             rd = Reader(str(via.path / "pack.yaml"), diags)
+            if "\0" in ref:
+                rd.error(node, "SW222", "a required pack's name holds a NUL byte", "name a pack folder or a bundled pack")
+                return None
             inner = "/" in ref or "\\" in ref or ref.startswith(".")
             if inner and (Path(ref).is_absolute() or not inside(via.path, via.path / ref)):
                 rd.error(node, "SW236", f"required pack '{ref}' lies outside the pack folder",
