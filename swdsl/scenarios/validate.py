@@ -267,7 +267,9 @@ class Validator:
             neutral = self.rs.races[name].neutral
             if not neutral:
                 seat = spec.get("player", 1)
-                if self.count(seat, spec.span("player", span), "player", 1) and seat > players:
+                if not self.count(seat, spec.span("player", span), "player", 1):
+                    continue
+                if seat > players:
                     self.error(spec.span("player", span), "SW406", f"player {seat} does not exist ({players} players)")
                 if not spec.get("declined"):
                     if seat in actives:
@@ -367,8 +369,13 @@ class Validator:
             if self.shape(value, dict, exp.span(key, at), f"`{key}`"):
                 for rid, want in value.items():
                     self.region(rid, value.key_spans[rid], regions)
-                    if key == "regions" and isinstance(want, Mapping):
+                    if key == "cost":
+                        self.shape(want, int, value.key_spans[rid], f"the cost of region {rid}")
+                    elif isinstance(want, Mapping):
                         self.keys(want, REGION_FIELDS, f"region {rid}")
+                    elif want != "empty":
+                        self.error(value.key_spans[rid], "SW403", f"region {rid} is expected as a mapping of its "
+                                   "fields, or `empty`", "see docs/scenarios.md")
         races = exp.get("races") or Mapping()
         if self.shape(races, dict, exp.span("races", at), "`races`"):
             for name, want in races.items():

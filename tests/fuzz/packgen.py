@@ -537,7 +537,8 @@ class Gen:
             count = "once" if self.chance(0.6) else f"{self.rng.randint(2, 3)} times"
             text += f" {count} per {period}"
             self.note("limit", period)
-            if chooses and self.chance(0.3):
+            first = chooses[0].split()[1].rstrip(":") if chooses else ""
+            if env.bindings.get(first) == "region" and self.chance(0.3):  # per owner of the region chosen first
                 key = self.pick(list(V.LIMIT_KEYS))
                 text += f" per {key}"
                 self.note("limit key", key)
@@ -831,6 +832,9 @@ def generate(seed: int) -> tuple[Pack, Gen]:
                 d.folder = BASE
         setups = [s for s in setups if rng.random() < 0.7]  # the base pack's setups for the rest
         lines += [f"requires: [./{BASE}]", 'rules: ["*.sw"]']
+        if rng.random() < 0.3:  # a mix pack: played on the base pack's board, with no setups of its own
+            setups = []
+            lines.append(f"board: base{seed}")
     else:
         data = {}
         lines += [f"terrains: [{', '.join(terrains)}]", f"symbols: [{', '.join(symbols)}]"]
@@ -848,7 +852,7 @@ def generate(seed: int) -> tuple[Pack, Gen]:
         how = rng.choice(["", ", regions: players + 1", ", regions: 2, apart: true", ", displace: true"])
         placements.append(f"  - {{symbol: {symbols[0]}, race: {neutral}, count: {rng.randint(1, 2)}{how}}}")
     if rng.random() < 0.5:
-        placements.append(f"  - {{terrain: {terrains[0]}, marker: {markers[0]}}}")
+        placements.append(f"  - {{terrain: {terrains[0]}, marker: {markers[0]}{', board: true' * (rng.random() < 0.3)}}}")
     if pools and rng.random() < 0.3:  # markers drawn from the hidden pool, perhaps face down until revealed
         placements.append(f"  - {{symbol: {symbols[-1]}, pool: treasure{', face_down: true' * (rng.random() < 0.5)}}}")
     if placements:
