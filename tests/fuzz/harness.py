@@ -81,6 +81,7 @@ class Failure:
     action: int | None = None  # actions played when it happened
     detail: str = ""  # a traceback or the last actions
     key: str = ""  # the signature, when the message varies too much (a command's arguments)
+    bots: str = ""  # the bots of the game: random or greedy
 
     @property
     def signature(self) -> str:
@@ -95,7 +96,7 @@ class Failure:
     def describe(self) -> str:
         at = [f"pack seed {self.seed}"] if self.seed is not None else []
         if self.game_seed is not None:
-            at.append(f"{self.players} players, game seed {self.game_seed}")
+            at.append(f"{self.players} players, {self.bots} bots, game seed {self.game_seed}")
         if self.action is not None:
             at.append(f"after {self.action} actions")
         return f"{self.kind}: {self.message}" + (f" [{self.where}]" if self.where else "") + f" ({', '.join(at)})"
@@ -133,7 +134,7 @@ def play_guarded(ruleset, players: int, seed: int, bots: str = "random", cap: in
     def fail(kind: str, message: str, where: str = "", detail: str = "") -> GameResult:
         tail = "" if game is None else " ".join(map(str, game.actions[-6:]))
         return GameResult(n, False, failure=Failure(kind, message, where, None, seed, players, n,
-                                                    detail or f"last actions: {tail}"),
+                                                    detail or f"last actions: {tail}", bots=bots),
                           seconds=time.perf_counter() - start)
 
     try:
@@ -193,7 +194,8 @@ def load_guarded(folder: Path):
 
 
 def run_pack(pack, games: int, folder: Path | None = None, bots: str = "random") -> PackResult:
-    """Load a generated pack; if it has no error, play `games` games per player count."""
+    """Load a generated pack; if it has no error, play `games` games per player count (with
+    `mixed` bots, random and greedy ones in turn, starting with greedy on odd seeds)."""
     with tempfile.TemporaryDirectory() as tmp:
         where = pack.write(Path(folder or tmp) / f"fuzz{pack.seed}")
         loaded, failure = load_guarded(where)
@@ -207,7 +209,8 @@ def run_pack(pack, games: int, folder: Path | None = None, bots: str = "random")
         return out
     for players in sorted(rs.setups):
         for i in range(games):
-            res = play_guarded(rs, players, pack.seed * 1000 + i, "greedy" if bots == "mixed" and i % 2 else "random")
+            kind = ("random", "greedy")[(pack.seed + i) % 2] if bots == "mixed" else bots
+            res = play_guarded(rs, players, pack.seed * 1000 + i, kind)
             out.games += 1
             out.actions += res.actions
             out.stopped += bool(res.stopped)

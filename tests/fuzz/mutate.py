@@ -356,7 +356,7 @@ def random_scenarios(rng: random.Random) -> bytes:
         given["current"] = rng.randint(1, players)
         given["round"] = rng.randint(1, 3)
         if rng.random() < 0.3:
-            given["phase"] = rng.choice(["conquer", "redeploy"])
+            given["phase"] = rng.choice(["conquer", "redeploy", "start"])
         steps = []
         for _ in range(rng.randint(0, 8)):
             r = rng.choice(SEED_REGIONS)

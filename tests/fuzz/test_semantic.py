@@ -25,12 +25,13 @@ import yaml
 from .harness import shrink
 from .semantic import fuzz_packs
 
-FAST = 200  # packs in the default run, one game per player count (a few seconds)
-SLOW = 1200  # packs in the slow run, two games per player count (about a minute)
+FAST = 200  # packs in the default run, one game per player count (random or greedy bots), ~8 s of CPU
+SLOW = 600  # packs in the slow run, likewise, ~26 s of CPU
+GAMES = 1  # games per player count: more packs find more than more games of each
 BASE = int(os.environ.get("SWDSL_FUZZ_SEED", "0"))
 
 
-def report(unknown, games: int) -> str:
+def report(unknown) -> str:
     """The first new failures, each with its seed, a shrunk pack and a case file to add."""
     seen, parts = set(), []
     for f, pack, known in unknown:
@@ -40,11 +41,11 @@ def report(unknown, games: int) -> str:
         if len(parts) == 3:
             parts.append(f"… and more ({len({x[0].signature for x in unknown})} distinct failures in all)")
             break
-        small = shrink(pack, f, games, budget=20.0, bots="mixed") if len(parts) == 0 else pack
+        small = shrink(pack, f, GAMES, budget=20.0, bots="mixed") if len(parts) == 0 else pack
         head = f"{f.describe()}" + (f"\n  (recorded as {known.case}, which is marked fixed: a regression)" if known else "")
         case = {"bug": f"TODO one line: {f.message[:100]}", "found": f"the semantic fuzzer, pack seed {pack.seed}",
                 "status": "open", "files": small.files(),
-                "run": {"games": {"players": f.players or 2, "seeds": 6, "bots": "random", "cap": 2000}},
+                "run": {"games": {"players": f.players or 2, "seeds": 6, "bots": f.bots or "random", "cap": 2000}},
                 "expect": {"seconds": 20}}
         parts.append(head + "\n" + textwrap.indent(f.detail[-1200:], "  | ") + "\n  a case for tests/fuzz/regressions/cases/"
                      "NAME.yaml (shrunk; check the seed reproduces it):\n"
@@ -59,9 +60,9 @@ CHUNKS = 4  # the budgets are split so that pytest-xdist spreads them over the c
 def test_generated_packs_load_and_play_within_the_fast_budget(chunk):
     first, count = BASE + chunk * FAST // CHUNKS, FAST // CHUNKS
     start = time.perf_counter()
-    stats, unknown = fuzz_packs(range(first, first + count), 1)
+    stats, unknown = fuzz_packs(range(first, first + count), GAMES)
     print(f"semantic fuzz (fast): seeds {first}…{first + count - 1}: {dict(stats)} in {time.perf_counter() - start:.1f} s")
-    assert not unknown, "new failures (SWDSL_FUZZ_SEED to explore more):\n" + report(unknown, 1)
+    assert not unknown, "new failures (SWDSL_FUZZ_SEED to explore more):\n" + report(unknown)
     assert stats["packs refused by check"] <= count // 20, f"the generator writes packs the checker refuses: {stats}"
     assert stats["games"] >= count
 
@@ -71,7 +72,7 @@ def test_generated_packs_load_and_play_within_the_fast_budget(chunk):
 def test_generated_packs_load_and_play_within_the_large_budget(chunk):
     first, count = BASE + 100_000 + chunk * SLOW // CHUNKS, SLOW // CHUNKS
     start = time.perf_counter()
-    stats, unknown = fuzz_packs(range(first, first + count), 2)
+    stats, unknown = fuzz_packs(range(first, first + count), GAMES)
     print(f"semantic fuzz (slow): seeds {first}…{first + count - 1}: {dict(stats)} in {time.perf_counter() - start:.1f} s")
-    assert not unknown, "new failures:\n" + report(unknown, 2)
+    assert not unknown, "new failures:\n" + report(unknown)
     assert stats["packs refused by check"] <= count // 20, stats
