@@ -348,7 +348,7 @@ def test_swdsl_test_runs_a_mix_pack_s_scenarios_on_the_boards_they_ask_for():
 
 # The soak: random games of every pair of editions, of the three, and of the team variant with
 # Underground, shared out among each mix's boards and 2-5 players (docs/mixing.md "The soak tests").
-SOAK_GAMES = int(os.environ.get("SWDSL_MIX_GAMES", "40"))  # per mix; the figure is 1,000
+SOAK_GAMES = int(os.environ.get("SWDSL_MIX_GAMES", "80"))  # per mix; the figure is 1,000
 SOAK_BOARDS = {"classic+underground": ("classic", "underground"), "classic+warcraft": ("classic", "warcraft"),
                "underground+warcraft": ("underground", "warcraft"),
                "classic+underground+warcraft": ("classic", "underground", "warcraft"), "bfa+underground": ("bfa",)}

@@ -10,7 +10,7 @@ The caches, and why each is always right (docs/architecture.md, Speed):
   inside region.adjacent), kept in the board, which never changes, and used only
   while the race holds no content modifying the stat and no shield applies;
 - facts kept while a game is only read (`reading`): what each race holds, what
-  each conquest costs. Deciding legality, and choosing among legal actions,
+  each conquest costs, a race's declared neighbours of a region. Deciding legality, and choosing among legal actions,
   reads the game and writes nothing, so these cannot change until it is over.
 """
 

@@ -347,10 +347,18 @@ def adjacent_to_any(game: Game, inst: RaceInst, r: int, regions) -> bool:
 
 
 def neighbours(game: Game, inst: RaceInst | None, r: int) -> frozenset[int]:
-    """The regions adjacent to `r` for `inst`."""
+    """The regions adjacent to `r` for `inst` (declared: asked of every region, so worked out once per
+    race and region while the game is only read, caches.reading)."""
     if not declares_adjacency(game, inst):
         return game.board.neighbours[r]
-    return frozenset(x for x in range(len(game.board)) if x != r and adjacent(game, inst, r, x))
+    memo = caches.kept(game)
+    key = (neighbours, inst, r)
+    found = None if memo is None else memo.get(key)
+    if found is None:
+        found = frozenset(x for x in range(len(game.board)) if x != r and adjacent(game, inst, r, x))
+        if memo is not None:
+            memo[key] = found
+    return found
 
 
 def shielded(game: Game, attacker: RaceInst | None, target: int | None) -> bool:

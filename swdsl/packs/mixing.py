@@ -110,8 +110,9 @@ class Mix:
         return self.alike.get(name, frozenset({name}))
 
     def discarded(self, board: str | None, players: int) -> dict[tuple[str, str], list[str]]:
-        """The races and powers (kind, key) of other packs that make no sense on `board`'s setup for
-        `players`, each with why: what it needs, and that none of it can be there."""
+        """The races and powers (kind, key) of packs the board's pack does not build on that make no
+        sense on `board`'s setup for `players`, each with why: what it needs and none of which can be
+        there, or that it fits no column of the market."""
         key = (board or "", players)
         if key not in self._discards:
             setup = self.setups.get(board or "", {}).get(players)
