@@ -22,7 +22,8 @@ A case says what triggers the bug and what the CORRECT behaviour is:
                                   #   a game with one of these codes (never with another exception), or
                                   #   the checker may refuse the pack with one of them
       refused: any                # games: the checker may refuse the pack with any error
-      seconds: 10                 # CPU time of the whole run (a run three times as long on the wall clock is a hang)
+      seconds: 10                 # CPU time of the whole run (a command is stopped at 1.5 times as much CPU
+                                  #   time, or three times as long on the wall clock)
       absent: ["\\x1b"]           # cli: text that must not be in the output
       present: ["unfinished"]     # cli: regular expressions one of which must match the output
       xml: true                   # cli: the output is well-formed XML
@@ -47,7 +48,7 @@ from pathlib import Path
 import attrs
 import yaml
 
-from .harness import play_guarded, run_cli
+from .harness import deadline, play_guarded, run_cli
 
 CASES = Path(__file__).parent / "regressions" / "cases"
 LONG = "n" * 300
@@ -221,7 +222,8 @@ def _run(case: dict, tmp: Path) -> Outcome:
 def _cli(run: dict, expect: dict, where: dict, start: float) -> Outcome:
     args = [_fill(str(a), where) for a in run["cli"]]
     budget = float(expect.get("seconds", 20))
-    got = run_cli(args, seconds=budget * 3 + 10, cwd=Path(where["tmp"]))  # wall clock: only a hang goes past it
+    with deadline(budget * 1.5, cpu=True):  # a run far past its budget is stopped, not waited out
+        got = run_cli(args, seconds=budget * 3 + 10, cwd=Path(where["tmp"]))  # wall clock: only a hang goes past it
     took = time.process_time() - start
     if got.failure is not None:
         return Outcome(False, got.failure.describe() + "\n" + got.failure.detail[-1500:], took)
