@@ -26,7 +26,7 @@ from .harness import shrink
 from .semantic import fuzz_packs
 
 FAST = 200  # packs in the default run, one game per player count (random or greedy bots), ~8 s of CPU
-SLOW = 600  # packs in the slow run, likewise, ~26 s of CPU
+SLOW = 480  # packs in the slow run, likewise, ~21 s of CPU
 GAMES = 1  # games per player count: more packs find more than more games of each
 BASE = int(os.environ.get("SWDSL_FUZZ_SEED", "0"))
 
