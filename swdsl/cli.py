@@ -27,6 +27,11 @@ class _Group(click.Group):
         kwargs.setdefault("invoke_without_command", True)
         super().__init__(*args, **kwargs)
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if any("\0" in a for a in args):  # no file or pack name can hold one
+            raise click.UsageError("an argument holds a NUL byte", ctx)
+        return super().parse_args(ctx, args)
+
     def main(self, *args, **kwargs):  # usage errors in our format, exit 2
         kwargs["standalone_mode"] = False
         try:
@@ -67,15 +72,30 @@ def _packs_arg(packs: tuple[str, ...]) -> list[str]:
     return list(packs) or [default_pack()]
 
 
-def _ruleset_or_exit(refs: list[str]):
-    """The compiled packs (loaded once per process: sim.ruleset), or their diagnostics and exit 1."""
-    from swdsl.sim import ruleset
+def _loaded_or_exit(refs: list[str]):
+    """The compiled packs (a LoadedPack), or their diagnostics and exit 1."""
+    from swdsl.packs.loader import load_packs
 
-    try:
-        return ruleset(tuple(refs))
-    except PackError as err:
-        _show([_relative(d) for d in err.diagnostics], {})
+    loaded = load_packs(refs)
+    errors = [d for d in loaded.diagnostics if d.is_error]
+    if errors or loaded.ruleset is None:
+        _show([_relative(d) for d in errors or [Diagnostic(",".join(refs), Span(), "SW222", "no pack loaded")]], {})
         sys.exit(1)
+    return loaded
+
+
+def _board(loaded, board: str | None, param: str = "--board") -> str | None:
+    """`--board PACK`: a pack of the mix that has setups (a usage error otherwise)."""
+    if board is not None and board not in loaded.boards:
+        raise click.BadParameter(f"no pack of the mix named '{board}' provides a board (boards: "
+                                 f"{', '.join(loaded.boards) or 'none'})", param_hint=param)
+    return board
+
+
+def _ruleset_or_exit(refs: list[str], board: str | None = None):
+    """The compiled packs on `board`'s board (default: the mix's), or their diagnostics and exit 1."""
+    loaded = _loaded_or_exit(refs)
+    return loaded.ruleset_for(_board(loaded, board)) if board else loaded.ruleset
 
 
 # ---- check --------------------------------------------------------------------
@@ -111,6 +131,9 @@ def check(paths: tuple[str, ...], fmt: str, strict: bool) -> None:
     packs: dict[str, list[str]] = {}
     try:
         _check_targets(targets, diags, sources, packs)
+        if len(paths) > 1 and len(targets) == len(paths) and not any(file_kind(Path(t)) == "file" for t in targets) \
+                and not any(d.is_error for d in diags):
+            _check_mix(targets, diags, packs)
     except KeyboardInterrupt:
         click.echo(render(fmt, _dedupe(diags), sources, packs, strict, use_color(sys.stdout)))
         click.echo("interrupted: a partial result (the packs checked so far)", err=True)
@@ -142,7 +165,7 @@ def _check_targets(targets: list[str], diags: list[Diagnostic], sources: dict[st
         found = list(loaded.diagnostics)
         texts = dict(loaded.sources)
         if loaded.ruleset is not None:
-            found += _scenario_problems(p, loaded.ruleset, texts)
+            found += _scenario_problems(p, loaded, texts)
         sources.update({_display(Path(k)): v for k, v in texts.items()})
         found = [_relative(d) for d in found]
         name = loaded.manifests[-1].name if loaded.manifests else t
@@ -154,16 +177,31 @@ def _check_targets(targets: list[str], diags: list[Diagnostic], sources: dict[st
         diags.extend(found)
 
 
-def _scenario_problems(pack: Path, ruleset, texts: dict[str, str]) -> list[Diagnostic]:
+def _check_mix(targets: list[str], diags: list[Diagnostic], packs: dict[str, list[str]]) -> None:
+    """Several packs, each sound alone, checked as one mix: what only the mix shows (names two packs
+    declare, content a board discards, missing equivalences: docs/mixing.md)."""
+    from swdsl.packs.loader import load_packs
+
+    loaded = load_packs([str(Path(t) if file_kind(Path(t)) else bundled_packs_dir() / t) for t in targets])
+    diags.extend(_relative(d) for d in loaded.diagnostics)
+    packs.setdefault("+".join(m.name for m in loaded.manifests) + " (mixed)", [])
+
+
+def _scenario_problems(pack: Path, loaded, texts: dict[str, str]) -> list[Diagnostic]:
     """Every problem of the pack's scenario files, checked without running them."""
-    from swdsl.scenarios import read_file, scenario_files, validate
+    from swdsl.scenarios import read_file, scenario_files, scenario_ruleset, validate
+    from swdsl.scenarios.names import keyed
 
     out: list[Diagnostic] = []
     for path in scenario_files(pack):
         found, problems = read_file(path)
         out += problems
         for span, sc in found:
-            out += validate(str(path), ruleset, sc, span)
+            rs, wrong = scenario_ruleset(loaded, sc, span, path)
+            out += wrong
+            if rs is not None:
+                keyed(sc, rs)
+                out += validate(str(path), rs, sc, span)
         text = read_text(path, [])
         if text is not None:
             texts[str(path)] = text
@@ -192,7 +230,10 @@ def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
 
 def _display(path: Path) -> str:
     """Paths under the current folder are shown relative to it."""
-    full = path.resolve()
+    try:
+        full = path.resolve()
+    except (OSError, RuntimeError):  # a symlink loop, a name too long: shown as given
+        full = path.absolute()
     try:
         return str(full.relative_to(Path.cwd()))
     except ValueError:
@@ -211,11 +252,13 @@ def _relative(d: Diagnostic) -> Diagnostic:
 @main.command("test")
 @click.argument("packs", nargs=-1)
 @click.option("--format", "fmt", type=click.Choice(["text", "junit"]), default="text")
-def test_cmd(packs: tuple[str, ...], fmt: str) -> None:
+@click.option("--board", metavar="PACK", help="play the scenarios on the board of this pack of the mix "
+              "(a scenario's `given: board:` comes first)")
+def test_cmd(packs: tuple[str, ...], fmt: str, board: str | None) -> None:
     """Run the scenario tests in each pack's tests/ folder (no argument: the pack
     the current folder is in, else every bundled pack). Ctrl-C stops at once and
     reports what finished."""
-    from swdsl.packs.loader import load_ruleset, resolve_pack
+    from swdsl.packs.loader import load_packs, resolve_pack
     from swdsl.report import junit_suites
     from swdsl.scenarios import read_file, run_scenario, scenario_files
 
@@ -226,21 +269,22 @@ def test_cmd(packs: tuple[str, ...], fmt: str) -> None:
     suites: list[tuple[str, list]] = []
     try:
         for ref in refs:
-            try:
-                rs = load_ruleset([ref])
-            except PackError as err:
-                _show([_relative(d) for d in err.diagnostics], {})
+            loaded = load_packs([ref])
+            errors = [d for d in loaded.diagnostics if d.is_error]
+            if errors or loaded.ruleset is None:
+                _show([_relative(d) for d in errors], {})
                 failed = True
                 continue
+            _board(loaded, board)
             outcomes: list = []
-            suites.append((rs.name, outcomes))
+            suites.append((loaded.ruleset.name, outcomes))
             for f in scenario_files(resolve_pack(ref)):
                 found, problems = read_file(f)
                 if problems:
                     _show([_relative(d) for d in problems], {})
                     failed = True
                 for span, sc in found:
-                    outcomes.append(run_scenario(f, sc, span, rs))
+                    outcomes.append(run_scenario(f, sc, span, loaded, board))
                     if fmt == "text":
                         _show_failures(outcomes[-1])
             failed = failed or not outcomes
@@ -273,16 +317,22 @@ def _show_failures(outcome) -> None:
 @main.command()
 @click.argument("packs", nargs=-1)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
-def info(packs: tuple[str, ...], fmt: str) -> None:
-    """What a pack contains: races, powers, markers, rules and maps."""
+@click.option("--board", metavar="PACK", help="for a mix: the pack whose board to show (default: the mix's)")
+def info(packs: tuple[str, ...], fmt: str, board: str | None) -> None:
+    """What a pack (or a mix of packs) contains: races, powers, markers, rules, maps, and for a
+    mix the board it is played on and what that board discards."""
 
     refs = _packs_arg(packs)
-    rs = _ruleset_or_exit(refs)
+    loaded = _loaded_or_exit(refs)
+    board = _board(loaded, board) or (loaded.mix.board_for() if loaded.mix else None)
+    rs = loaded.ruleset_for(board) if board else loaded.ruleset
     data = {
         "name": rs.name,
-        "races": [{"name": r.name, "tokens": r.tokens, "supply": r.supply, "tags": list(r.tags),
+        "board": board if len(loaded.manifests) > 1 else None, "boards": loaded.boards,
+        "discarded": {n: sorted(k for _, k in s.discarded) for n, s in sorted(rs.setups.items()) if s.discarded},
+        "races": [{"name": r.name, "shown": r.shown, "tokens": r.tokens, "supply": r.supply, "tags": list(r.tags),
                    "neutral": r.neutral, "doc": r.doc} for r in rs.races.values()],
-        "powers": [{"name": p.name, "tokens": p.tokens, "tags": list(p.tags), "doc": p.doc}
+        "powers": [{"name": p.name, "shown": p.shown, "tokens": p.tokens, "tags": list(p.tags), "doc": p.doc}
                    for p in rs.powers.values()],
         "markers": [{"name": m.name, "kind": m.kind, "defense": m.defense, "immune": m.immune, "limit": m.limit,
                      "doc": m.doc} for m in rs.markers.values()],
@@ -313,6 +363,16 @@ def info(packs: tuple[str, ...], fmt: str) -> None:
     columns = f", columns {data['market']['columns']}" if rs.market.columns else ""
     console.print(Text(f"market: {rs.market.visible} combos on offer, paid {paid}{columns}; "
                        f"bank {rs.bank} coins; die {list(rs.die)}"))
+    if data["board"]:
+        others = [b for b in loaded.boards if b != board]
+        console.print(Text(printable(f"board: {board}'s" + (f" (also: {', '.join(others)}, with --board)"
+                                                              if others else ""))))
+    alike: dict[tuple, list[int]] = {}
+    for n, names in data["discarded"].items():
+        alike.setdefault(tuple(names), []).append(n)
+    for names, counts in alike.items():
+        whom = "" if len(counts) == len(rs.setups) else f" for {', '.join(map(str, counts))} players"
+        console.print(Text(printable(f"discarded{whom} (they make no sense on this board): " + ", ".join(names))))
     for title, rows, cols in (
         ("Races", data["races"], ("name", "tokens", "supply", "doc")),
         ("Powers", data["powers"], ("name", "tokens", "doc")),

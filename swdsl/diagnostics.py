@@ -77,8 +77,9 @@ _CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x00, 0x09), *range(0x0b, 0x20), 0
 
 def printable(text: str) -> str:
     """Text from a pack, safe to print on a terminal: control characters (escape
-    sequences included) are shown as \\xNN instead of being obeyed."""
-    return text.translate(_CONTROL)
+    sequences included) are shown as \\xNN instead of being obeyed, and what UTF-8
+    cannot encode (a file name's undecodable bytes, a lone surrogate) as '?'."""
+    return text.translate(_CONTROL).encode("utf-8", "replace").decode("utf-8")
 
 
 _NOT_XML = {c: None for c in [*range(0x00, 0x09), 0x0b, 0x0c, *range(0x0e, 0x20), 0xfffe, 0xffff]}

@@ -19,7 +19,7 @@ from swdsl.engine.replay import actions_of, checksum, record
 from swdsl.engine.replay import replay as play_record
 from swdsl.engine.state import Game
 from swdsl.files import describe, read_text
-from swdsl.packs.identity import changed_packs, refs_of
+from swdsl.packs.identity import board_of, changed_packs, refs_of
 from swdsl.packs.loader import load_packs
 
 MAX_SAVE_BYTES = 16 * 1024 * 1024  # a game of 100,000 actions
@@ -53,13 +53,22 @@ def write_save(game: Game, path: Path, packs: dict) -> None:
                           "choose a --save-dir you can write") from None
 
 
+def _a_name(ref: str) -> bool:
+    """A pack reference a file system can take: no NUL byte, nothing UTF-8 cannot encode."""
+    try:
+        ref.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return "\0" not in ref
+
+
 def replay_file(file: str, play: Callable[..., object] | None = None) -> tuple[Game, object, list[Diagnostic]]:
     """Replay the saved game in `file` with `play(ruleset, record)` (the engine's replay by
     default; it returns the game, or (game, extra)); the game, the extra and warnings.
     Raises SaveProblem, or PackError when its packs do not load."""
     rec = _read(file)
     refs = refs_of(rec.get("packs"), Path(file))
-    if refs is None:
+    if refs is None or not all(_a_name(ref) for ref in refs):
         raise _problem(file, "SW312", "the saved game does not name its packs",
                           "a saved game has packs, players, seed, actions and checksum")
     loaded = load_packs(refs)
@@ -67,6 +76,10 @@ def replay_file(file: str, play: Callable[..., object] | None = None) -> tuple[G
     if errors or loaded.ruleset is None:
         raise PackError(errors)
     changed = changed_packs(rec["packs"], loaded)
+    board = board_of(rec["packs"])
+    if board is not None and board not in loaded.boards:
+        raise _problem(file, "SW313", f"the game was played on the board of {board}, which no pack of the mix "
+                       "provides now", "the packs changed since the save")
 
     def differs(code: str, message: str, hint: str) -> SaveProblem:
         if changed:
@@ -74,7 +87,7 @@ def replay_file(file: str, play: Callable[..., object] | None = None) -> tuple[G
                                "replay it with the pack as it was when the game was saved (from version control)")
         return _problem(file, code, message, hint)
 
-    rs = loaded.ruleset
+    rs = loaded.ruleset_for(board, rec["players"]) or loaded.ruleset
     if rec["players"] not in rs.setups:
         raise differs("SW313", f"the packs have no setup for {rec['players']} players", "the packs changed since the save")
     try:

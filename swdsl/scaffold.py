@@ -23,7 +23,11 @@ class ScaffoldError(Exception):
 
 def new_pack(target: Path) -> list[Path]:
     """Create the pack folder `target` (absent, or an empty folder); its files, relative."""
-    name = target.resolve().name
+    try:
+        name = target.resolve().name
+    except (OSError, RuntimeError) as err:  # a symlink loop, a name too long
+        raise ScaffoldError("SW317", f"{target} cannot be a new pack's folder: {err}",
+                            "choose a plain new folder name") from None
     if not PACK_NAME.fullmatch(name):
         raise ScaffoldError("SW300", f"'{name}' cannot name a pack",
                             "use a letter, then letters, digits, '-' or '_' (at most 64)")

@@ -36,6 +36,7 @@ class Job:
     players: int
     seed: int
     bots: tuple[str, ...]  # one spec per seat (lab/bots.py)
+    board: str | None = None  # the pack whose board the games are played on (None: the mix's default)
     check_invariants: bool = False
     save_dir: str | None = None
     saved_packs: str = ""  # JSON: how saved games name the packs (packs/identity.py)
@@ -60,16 +61,26 @@ class GameResult:
     team_winners: tuple[str, ...] = ()  # with teams (pack.yaml `teams:`): the team(s) that won
 
 
-_RULESETS: dict[tuple[str, ...], Ruleset] = {}
+_RULESETS: dict[tuple, Ruleset] = {}
 
 
-def ruleset(packs: tuple[str, ...]) -> Ruleset:
-    """The packs, loaded once per process (by folder: `mypack` differs from folder to folder)."""
-    key = tuple(os.path.realpath(resolve_pack(ref)) for ref in packs)
+def _key(packs: tuple[str, ...], board: str | None, players: int | None) -> tuple:
+    return tuple(os.path.realpath(resolve_pack(ref)) for ref in packs), board, None if board else players
+
+
+def ruleset(packs: tuple[str, ...], board: str | None = None, players: int | None = None) -> Ruleset:
+    """The packs on `board`'s board (or the default for `players`), loaded once per process (by
+    folder: `mypack` differs from folder to folder)."""
+    key = _key(packs, board, players)
     rs = _RULESETS.get(key)
     if rs is None:
-        rs = _RULESETS[key] = load_ruleset(list(packs))
+        rs = _RULESETS[key] = load_ruleset(list(packs), board, players)
     return rs
+
+
+def keep(packs: tuple[str, ...], board: str | None, players: int, rs: Ruleset) -> None:
+    """Remember a ruleset the caller already loaded (the CLI, which checked the packs first)."""
+    _RULESETS[_key(packs, board, players)] = rs
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -89,7 +100,7 @@ class _Invariants:
 
 
 def run_one(job: Job, index: int) -> GameResult:
-    rs = ruleset(job.packs)
+    rs = ruleset(job.packs, job.board, job.players)
     seed = game_seed(job.seed, index)
     game = new_game(rs, job.players, seed)
     observer = Observer(game)
@@ -129,7 +140,7 @@ class Run:
 
 def simulate(job: Job, games: int, jobs: int = 1, scheduler: str | None = None, progress=None) -> Run:
     """Play games 0…games-1 of `job`; Ctrl-C ends the run early (partial)."""
-    ruleset(job.packs)  # loaded before any worker starts: forked workers inherit it
+    ruleset(job.packs, job.board, job.players)  # loaded before any worker starts: forked workers inherit it
     start = time.perf_counter()
     results, partial = executors.run(_run_chunk, job, range(games), jobs, scheduler, progress)
     results.sort(key=lambda r: r.index)

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from swdsl.cli import main
-from swdsl.packs.loader import load_ruleset, resolve_pack
+from swdsl.packs.loader import load_packs, resolve_pack
 from swdsl.scenarios import read_file, run_scenario, scenario_files
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -19,8 +19,9 @@ PACKS = sorted(p.parent for p in [*ROOT.glob("packs/*/pack.yaml"), *ROOT.glob("t
 
 
 @cache
-def ruleset(pack: Path):
-    return load_ruleset([str(pack)])
+def loaded(pack: Path):
+    """The pack as `swdsl test` loads it: each scenario runs on the board it asks for (a mix)."""
+    return load_packs([str(pack)])
 
 
 def _cases():
@@ -34,7 +35,7 @@ def _cases():
 
 @pytest.mark.parametrize("pack, path, span, sc", list(_cases()))
 def test_scenario(pack, path, span, sc):
-    outcome = run_scenario(path, sc, span, ruleset(pack))
+    outcome = run_scenario(path, sc, span, loaded(pack))
     assert not outcome.failures, "\n".join(f"{f.path}:{f.line}: {f.message}" for f in outcome.failures)
 
 

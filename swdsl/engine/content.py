@@ -97,7 +97,7 @@ class Content:
     """One declaration, compiled."""
 
     kind: str  # race | power | relic | place | marker | rule
-    name: str
+    name: str  # its key: unique in the ruleset
     props: dict[str, Any] = attrs.field(factory=dict)
     modifiers: dict[str, tuple[Modifier, ...]] = attrs.field(factory=dict)
     triggers: dict[str, tuple[Trigger, ...]] = attrs.field(factory=dict)
@@ -106,6 +106,11 @@ class Content:
     shared: tuple[SharedVar, ...] = ()  # the `game var`s and `player var`s it declares
     copiers: frozenset[str] = frozenset()  # markers its `copy` effects give other rules to
     doc: str = ""
+    display: str = ""  # the name to show, when the key is longer (two packs of a mix declare the name)
+
+    @property
+    def shown(self) -> str:
+        return self.display or self.name
 
     @property
     def acts_in_decline(self) -> bool:

@@ -38,7 +38,7 @@ def violations(game: Game) -> list[str]:
     if coins != rs.bank or game.bank < 0 or any(p.coins < 0 for p in game.players):
         out.append(f"coins: bank {game.bank} + players + market = {coins}, expected {rs.bank}")
     # every banner and badge in exactly one place
-    banners = Counter(game.market.banners())
+    banners = Counter(game.market.banners()) + Counter(game.market.out)
     badges = Counter(game.market.powers) + Counter(game.market.discard)
     badges.update(n for names in game.bound_powers.values() for n in names)  # bound to a region for good
     for inst in game.races.values():

@@ -167,14 +167,16 @@ def recruit(game: Game, inst: RaceInst, name: str, n: int) -> int:
 
 
 def dismiss(game: Game, inst: RaceInst, name: str) -> None:
-    """Every `name` piece serving as the race's tokens goes back to its pool:
-    from hand first, then from its most crowded regions (an emptied one is left)."""
+    """Every `name` piece serving as the race's tokens goes back to its pool: from hand
+    first, then those set aside or withdrawn, then from its most crowded regions (an
+    emptied one is left)."""
     k = inst.troops.pop(name, 0)
     if name in game.pools:
         game.pools[name] += k
-    take = min(k, inst.hand)
-    inst.hand -= take
-    k -= take
+    for held in ("hand", "reserve", "pending"):
+        take = min(k, getattr(inst, held))
+        setattr(inst, held, getattr(inst, held) - take)
+        k -= take
     while k > 0 and inst.regions:
         r = max(sorted(inst.regions), key=lambda x: game.tokens[x])
         game.tokens[r] -= 1

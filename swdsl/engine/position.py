@@ -63,7 +63,7 @@ class Position:
             column = g.market.columns[rs.column_of(name)]
             if name in self.shown:
                 raise PositionError(f"race '{name}' is on show in the market given, so no player holds it")
-            if name not in column:
+            if name not in column and name not in g.market.out:  # a banner set aside may be given too
                 raise PositionError(f"race '{name}' is already on the table")
             if power is not None and power not in rs.powers:
                 raise PositionError(f"unknown power '{power}'")
@@ -74,7 +74,7 @@ class Position:
             p = g.players[player]
             if not declined and p.active is not None:
                 raise PositionError(f"player {player + 1} already has an active race")
-            column.remove(name)
+            (column if name in column else g.market.out).remove(name)
             if power is not None:
                 (g.market.powers if power in g.market.powers else g.market.discard).remove(power)
             inst = pieces.new_race(g, content, rs.powers[power] if power else None, player, declined)

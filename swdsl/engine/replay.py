@@ -39,10 +39,12 @@ def _piece(p: tuple) -> tuple:
 def snapshot(game: Game) -> dict[str, Any]:
     """Everything that defines the state, persistent and of the turn, in a
     canonical JSON-able form (compiled hooks and caches are not state). Parts
-    that most games leave empty (player variables, face-down markers) are
+    that most games leave empty (player variables, face-down markers, banners discarded) are
     written only when used, so the checksums of saved games stay valid."""
     t = game.turn
-    shown = {"face_down": sorted((r, sorted(v)) for r, v in game.face_down.items())} if game.face_down else {}
+    shown: dict[str, Any] = {"face_down": sorted((r, sorted(v)) for r, v in game.face_down.items())} \
+        if game.face_down else {}
+    shown |= {"out": sorted(game.market.out)} if game.market.out else {}
     return {
         "round": game.round, "current": game.current, "bank": game.bank, "next_id": game.next_id,
         "won_by": game.won_by,

@@ -16,10 +16,12 @@ class Placement:
     markers drawn from a hidden `pool` (laid `face_down` if asked) on every
     region whose terrain or symbol matches, or on `pick` of them chosen at
     random (never two bordering ones if `apart`). A race goes only where no
-    race stands, unless it `displace`s it."""
+    race stands, unless it `displace`s it. A region whose terrain or symbol is
+    one of `alike` matches too (names that count as `match` in a mix)."""
 
     match_kind: str  # terrain | symbol
     match: str
+    alike: frozenset[str] = frozenset()
     race: str = ""
     marker: str = ""
     pool: str = ""
@@ -39,6 +41,12 @@ class Market:
     visible: int = 6
     payment: str = "combos"  # combos: one coin on each combo above; bank: paid to the bank
     columns: tuple[tuple[str, ...], ...] = ()
+
+    def column_for(self, tags) -> int | None:
+        """The column of a banner with `tags`: the first sharing one (None: it fits no column)."""
+        if not self.columns:
+            return 0
+        return next((i for i, column in enumerate(self.columns) if not set(column).isdisjoint(tags)), None)
 
 
 @attrs.frozen
@@ -85,6 +93,8 @@ class Setup:
     pools: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
     seats: tuple[tuple[str, ...], ...] = ()  # per seat: the column tags it may pick from (none: any)
     layout: Layout | None = None
+    # ("race" | "power", key) of what makes no sense on this board: never on offer
+    discarded: frozenset[tuple[str, str]] = frozenset()
     teams: tuple[str, ...] = ()  # per seat: its team (none: every player for themself)
 
     def new_board(self, rng) -> Board:
@@ -147,6 +157,9 @@ class Ruleset:
     # per-board table
     plans: dict = attrs.field(factory=dict, eq=False, repr=False)
     tables: dict = attrs.field(factory=dict, eq=False, repr=False)
+    # for the tools, never read by the engine: per family (race, power, piece, pool), each way a name
+    # may be written (a key, a display name, another spelling) -> the keys it may mean
+    spellings: dict[str, dict[str, tuple[str, ...]]] = attrs.field(factory=dict)
 
     def __attrs_post_init__(self) -> None:
         mods: dict[str, list[Modifier]] = {}
@@ -195,9 +208,6 @@ class Ruleset:
         return [n for n, r in self.races.items() if not r.neutral]
 
     def column_of(self, race: str) -> int:
-        """The market column a banner belongs to: the first whose tags it carries."""
-        tags = set(self.races[race].tags)
-        for i, column in enumerate(self.market.columns):
-            if tags & set(column):
-                return i
-        return 0
+        """The market column a banner belongs to: the first whose tags it carries (the first column
+        for a race in play that fits none: a scenario may give it)."""
+        return self.market.column_for(self.races[race].tags) or 0

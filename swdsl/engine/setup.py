@@ -20,20 +20,28 @@ def new_game(ruleset: Ruleset, players: int, seed: int) -> Game:
 
 def prepared(ruleset: Ruleset, players: int, seed: int, board: Board | None = None) -> Game:
     """The table before the setup pieces: market shuffled and laid out, coins
-    dealt, the board drawn (or `board`), hidden pools shuffled."""
+    dealt, the board drawn (or `board`), hidden pools shuffled. On the setup's
+    own board, the races and powers it discards (they make no sense there) are
+    never on offer: their banners set aside, their badges on the discard pile; so
+    is, on any board, a banner that fits no market column."""
     setup = ruleset.setups[players]
+    out = (setup.discarded if board is None else frozenset()) | {
+        ("race", b) for b in ruleset.banners if ruleset.market.column_for(ruleset.races[b].tags) is None}
+    columns = ruleset.market.columns or [()]
     game = Game(
         ruleset=ruleset, setup=setup, board=board or setup.board or Board.build("?", [], []),
         seed=seed, rng=random.Random(seed),
         players=[Player(seat, coins=setup.coins) for seat in range(players)],
-        market=MarketState([[] for _ in ruleset.market.columns or [()]], sorted(ruleset.powers),
-                           [[0] * ruleset.market.visible for _ in ruleset.market.columns or [()]]),
+        market=MarketState([[] for _ in columns], sorted(p for p in ruleset.powers if ("power", p) not in out),
+                           [[0] * ruleset.market.visible for _ in columns],
+                           discard=sorted(p for p in ruleset.powers if ("power", p) in out),
+                           out=sorted(b for b in ruleset.banners if ("race", b) in out)),
         bank=ruleset.bank - players * setup.coins,
         tray={name: race.supply for name, race in ruleset.races.items()},
         pools={name: m.limit for name, m in ruleset.markers.items() if m.limit is not None},
         hidden={}, occupant=[], tokens=[], markers=[],
     )
-    banners = sorted(ruleset.banners)
+    banners = sorted(b for b in ruleset.banners if ("race", b) not in out)
     chance.shuffle(game, banners)
     chance.shuffle(game, game.market.powers)
     if board is None and setup.layout is not None:
@@ -81,6 +89,7 @@ def _placement_regions(game: Game, pl: Placement) -> list[int]:
     out = []
     for r, region in enumerate(game.board.regions):
         hit = region.terrain == pl.match if pl.match_kind == "terrain" else pl.match in region.symbols
+        hit = hit or bool(pl.alike) and (region.terrain in pl.alike or not pl.alike.isdisjoint(region.symbols))
         if hit and (not pl.race or pl.displace or game.occupant[r] is None):
             out.append(r)
     if pl.pick is None:

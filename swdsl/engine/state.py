@@ -114,6 +114,7 @@ class MarketState:
     discard: list[str] = attrs.field(factory=list)
     tokens: list[list[int]] = attrs.field(factory=list)  # tokens rules put on each combo, for its taker
     pieces: list[list[list[str]]] = attrs.field(factory=list)  # markers rules put on each combo, for its taker
+    out: list[str] = attrs.field(factory=list)  # banners the setup's board discards: never on offer
 
     def __attrs_post_init__(self) -> None:
         self.tokens = self.tokens or [[0] * len(c) for c in self.coins]
@@ -125,7 +126,7 @@ class MarketState:
     def copy(self) -> MarketState:
         return MarketState([list(c) for c in self.columns], list(self.powers), [list(c) for c in self.coins],
                            list(self.discard), [list(c) for c in self.tokens],
-                           [[list(p) for p in c] for c in self.pieces])
+                           [[list(p) for p in c] for c in self.pieces], list(self.out))
 
 
 @attrs.frozen
@@ -215,6 +216,7 @@ class Game:
     won_by: int | None = None  # the seat a rule gave the game to (`win the game`)
     destroyed: dict[str, int] = attrs.field(factory=dict)  # per race: tokens out of the game for good (`destroy`)
     reading_adjacency: set[int] = attrs.field(factory=set)  # races whose region.adjacent rules are being read
+    folding: set[tuple] = attrs.field(factory=set)  # the stats being folded now, with their race and bindings
 
     @property
     def over(self) -> bool:

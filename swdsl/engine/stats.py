@@ -212,31 +212,41 @@ def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, A
             mods = mods + tuple(held)
             if game.ruleset.reorders:
                 mods = tuple(sorted(mods, key=_late))
-    value = base
     if mods:
-        ctx = Ctx(game, inst, b)
-        favoured = p.favoured
-        shield = favoured is not None and shielded(game, inst, b.get("target"))
-        for m in mods:
-            if m.when is not None and not m.when(ctx):
-                continue
-            before = value
-            v = m.value(ctx)
-            value = _OPS[m.op](value, v)
-            bounded = ""
-            if m.floor is not None and value < (f := m.floor(ctx)):
-                value, bounded = f, f" (floor {f})"
-            if m.cap is not None and value > (c := m.cap(ctx)):
-                value, bounded = c, f" (cap {c})"
-            if shield and m.origin != "rule" and favoured(before, value):  # type: ignore[misc]
-                value = before
-                if parts is not None:
-                    parts.append((f"{m.source} (shielded)", "by", 0, before, before))
-                continue
-            if parts is not None:
-                parts.append((m.source + bounded, m.op, v, before, value))
+        key = (stat, id(inst), *(id(v) if isinstance(v, RaceInst) else v for v in b.values()))
+        if key not in game.folding:  # a rule of this stat that asks for the stat itself reads its base
+            game.folding.add(key)
+            try:
+                base = _folded(base, Ctx(game, inst, b), p, mods, parts)
+            finally:
+                game.folding.discard(key)
     if stat in _BOUNDED:
-        return _bounded(STATS[stat], value, parts)
+        return _bounded(STATS[stat], base, parts)
+    return base
+
+
+def _folded(value: Any, ctx: Ctx, p: Plan, mods: tuple, parts: list | None) -> Any:
+    """The modifiers `mods` folded into `value`, in order."""
+    favoured = p.favoured
+    shield = favoured is not None and shielded(ctx.game, ctx.me, ctx.b.get("target"))
+    for m in mods:
+        if m.when is not None and not m.when(ctx):
+            continue
+        before = value
+        v = m.value(ctx)
+        value = _OPS[m.op](value, v)
+        bounded = ""
+        if m.floor is not None and value < (f := m.floor(ctx)):
+            value, bounded = f, f" (floor {f})"
+        if m.cap is not None and value > (c := m.cap(ctx)):
+            value, bounded = c, f" (cap {c})"
+        if shield and m.origin != "rule" and favoured(before, value):  # type: ignore[misc]
+            value = before
+            if parts is not None:
+                parts.append((f"{m.source} (shielded)", "by", 0, before, before))
+            continue
+        if parts is not None:
+            parts.append((m.source + bounded, m.op, v, before, value))
     return value
 
 

@@ -289,10 +289,10 @@ def advance(game: Game) -> None:
             return
         if step == "main":
             if p.active is None:
-                if game.visible_combos():
+                if any(game.may_pick(seat, column) for column, _, _, _ in game.visible_combos()):
                     turn.phase, turn.acting = "pick", None
                     return
-                continue  # R10: nothing on offer, no race this turn
+                continue  # R10: nothing on offer (that this seat may take), no race this turn
             if not value(game, "race.plays", p.active):
                 continue
             start_conquests(game, p.active)

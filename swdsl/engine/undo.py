@@ -77,7 +77,8 @@ def cancel(game: Game) -> None:
     if d is not None:
         game.tray[d.race.name] -= loss.tray
         game.destroyed[d.race.name] = game.destroyed.get(d.race.name, 0) - loss.destroyed
-        d.troops.update(loss.troops)
+        for name, n in loss.troops.items():  # recruited pieces lost come back to serve
+            d.troops[name] = d.troops.get(name, 0) + n
         d.pending -= loss.pending
         if loss.lost:
             d.lost.discard(r)

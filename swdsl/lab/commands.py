@@ -12,6 +12,8 @@ from pathlib import Path
 import attrs
 import click
 
+from swdsl.diagnostics import printable
+
 
 class _Bots(click.ParamType):
     name = "bots"
@@ -33,7 +35,7 @@ def _game_options(default_bots: str, default_games: int):
         for opt in reversed([
             click.option("--players", type=click.IntRange(1, 8), default=2, show_default=True),
             click.option("--games", type=click.IntRange(1, 10_000_000), default=default_games, show_default=True),
-            click.option("--seed", type=int, default=0, show_default=True),
+            click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True),
             click.option("--bots", type=_Bots(), default=default_bots, show_default=True,
                          help="random, greedy, heuristic, search or search:N (N playouts per decision); "
                               "a comma list gives each seat its own"),
@@ -42,27 +44,34 @@ def _game_options(default_bots: str, default_games: int):
             click.option("--scheduler", metavar="ADDRESS", help="run on a Dask cluster (needs swdsl[dask])"),
             click.option("--pack", "packs", multiple=True,
                          help="pack name or folder (repeat to mix); default: the bundled default pack"),
+            click.option("--board", metavar="PACK", help="play on the board of this pack of the mix (default: "
+                         "the mix pack's `board:`, else the first pack with a setup for the players)"),
         ]):
             f = opt(f)
         return f
     return wrap
 
 
-def _job(refs: list[str], players: int, seed: int, bots: str, **kw):
-    """The run's Job for packs that load and have a setup for `players`, or the diagnostics."""
-    from swdsl.cli import _ruleset_or_exit
+def _job(refs: list[str], players: int, seed: int, bots: str, board: str | None = None, **kw):
+    """The run's Job for packs that load and have a setup for `players` on the board asked for (the
+    mix's default board for `players` if none), its ruleset, and the pack whose board it is."""
+    from swdsl.cli import _board, _loaded_or_exit
     from swdsl.lab.bots import seat_specs
-    from swdsl.sim import Job
+    from swdsl.sim import Job, keep
 
-    rs = _ruleset_or_exit(refs)
+    loaded = _loaded_or_exit(refs)
+    board = _board(loaded, board) or (loaded.mix.board_for(players) if loaded.mix else None)
+    rs = loaded.ruleset_for(board) if board else loaded.ruleset
     if players not in rs.setups:
-        raise click.BadParameter(f"the pack has no setup for {players} players (it has: "
-                                 f"{', '.join(map(str, sorted(rs.setups))) or 'none'})", param_hint="--players")
+        raise click.BadParameter(f"the pack{f' {board}' if board else ''} has no setup for {players} players (it "
+                                 f"has: {', '.join(map(str, sorted(rs.setups))) or 'none'})", param_hint="--players")
     try:
         specs = seat_specs(bots, players)
     except ValueError as err:
         raise click.BadParameter(str(err), param_hint="--bots") from None
-    return Job(tuple(refs), players, seed, specs, **kw), rs
+    job = Job(tuple(refs), players, seed, specs, board if len(loaded.manifests) > 1 else None, **kw)
+    keep(job.packs, job.board, players, rs)
+    return job, rs
 
 
 def _play(job, games: int, jobs: int, scheduler: str | None, label: str):
@@ -118,8 +127,8 @@ def _progress(total: int, label: str):
         bar.stop()
 
 
-def _played(rs, results) -> str:
-    """Which packs (by name) and which map or boards the games were played on."""
+def _played(rs, results, board: str | None) -> str:
+    """Which packs (by name), whose board, and which map or boards the games were played on."""
     boards: dict[str, int] = {}
     for r in results:
         boards[r.board] = boards.get(r.board, 0) + 1
@@ -129,7 +138,7 @@ def _played(rs, results) -> str:
         common = sorted(boards.items(), key=lambda kv: -kv[1])[:3]
         where = (f"{len(boards)} different board layouts (most played: "
                  + ", ".join(f"{b} ×{n}" for b, n in common) + ")")
-    return f"packs {rs.name}, {where}"
+    return f"packs {rs.name}, {f'the board of {board}, ' if board else ''}{where}"
 
 
 def _warn_no_conquest(out: dict) -> None:
@@ -146,7 +155,7 @@ def _warn_no_conquest(out: dict) -> None:
 @click.option("--check-invariants", is_flag=True, help="check the invariants after every action")
 @click.option("--save-dir", type=click.Path(file_okay=False), help="write each game as a replayable JSON file")
 @click.option("--trace", is_flag=True, help="tell each game as a readable log")
-def simulate(players, games, seed, bots, jobs, scheduler, packs, fmt, check_invariants, save_dir, trace) -> None:
+def simulate(players, games, seed, bots, jobs, scheduler, packs, board, fmt, check_invariants, save_dir, trace) -> None:
     """Play games with bots and report wins, scores and speed."""
     from swdsl.cli import _display, _packs_arg
     from swdsl.files import describe
@@ -154,7 +163,8 @@ def simulate(players, games, seed, bots, jobs, scheduler, packs, fmt, check_inva
     from swdsl.sim import summary
 
     refs = _packs_arg(packs)
-    job, rs = _job(refs, players, seed, bots, check_invariants=check_invariants, save_dir=save_dir, trace=trace)
+    job, rs = _job(refs, players, seed, bots, board, check_invariants=check_invariants, save_dir=save_dir,
+                   trace=trace)
     if save_dir:
         folder = Path(save_dir)
         try:
@@ -163,7 +173,7 @@ def simulate(players, games, seed, bots, jobs, scheduler, packs, fmt, check_inva
             click.echo(f"{save_dir}:1:1: SW310 cannot make the folder for saved games: {describe(err)}", err=True)
             click.echo("      hint: choose a --save-dir you can write", err=True)
             sys.exit(1)
-        job = attrs.evolve(job, saved_packs=json.dumps(saved_packs(refs, folder)))
+        job = attrs.evolve(job, saved_packs=json.dumps(saved_packs(refs, folder, job.board)))
         clash = [f for i in range(games) if (f := folder / f"game-{seed}-{i:05d}.json").exists()]
         if clash:
             click.echo(f"{_display(clash[0])}:1:1: SW301 a saved game would be overwritten "
@@ -173,6 +183,8 @@ def simulate(players, games, seed, bots, jobs, scheduler, packs, fmt, check_inva
     run = _play(job, games, jobs, scheduler, "simulating")
     out = summary(run)
     out["packs_played"] = rs.name
+    out["board_of"] = job.board
+    out["discarded"] = sorted(k for _, k in rs.setups[players].discarded)
     if trace and fmt == "json":
         out["traces"] = [r.trace for r in run.results]
     elif trace:
@@ -183,7 +195,10 @@ def simulate(players, games, seed, bots, jobs, scheduler, packs, fmt, check_inva
     else:
         partial = f" — PARTIAL: interrupted after {out['games']} of {games} games" if run.partial else ""
         click.echo(f"{out['games']} games, {players} players, bots {', '.join(job.bots)}, seed {seed}{partial}")
-        click.echo(f"  played: {_played(rs, run.results)}")
+        click.echo(f"  played: {_played(rs, run.results, job.board)}")
+        if out["discarded"]:
+            click.echo(f"  discarded: {', '.join(out['discarded'])} (they make no sense on this board: "
+                       "never on offer)")
         for s in range(players):
             click.echo(f"  seat {s + 1}: {out['wins'][s]} wins, mean score {out['mean_score'][s]}")
         if out["team_wins"]:
@@ -217,17 +232,17 @@ def simulate(players, games, seed, bots, jobs, scheduler, packs, fmt, check_inva
 @click.option("--compare", "compare_packs", multiple=True, metavar="PACK",
               help="the other version of the pack(s): same seeds and bots, what changed and whether it is "
                    "significant")
-def balance(players, games, seed, bots, jobs, scheduler, packs, fmt, out_file, compare_packs) -> None:
+def balance(players, games, seed, bots, jobs, scheduler, packs, board, fmt, out_file, compare_packs) -> None:
     """Which races, powers and combos win too often: a balance report over many games."""
     from swdsl.cli import _packs_arg
     from swdsl.lab import balance as lab_balance
     from swdsl.lab import render
 
     refs = _packs_arg(packs)
-    job, _ = _job(refs, players, seed, bots)
+    job, _ = _job(refs, players, seed, bots, board)
     if compare_packs and fmt == "html":
         raise click.BadParameter("--compare writes text, json or csv", param_hint="--format")
-    other = _job(list(compare_packs), players, seed, bots)[0] if compare_packs else None
+    other = _job(list(compare_packs), players, seed, bots, board)[0] if compare_packs else None
     run = _play(job, games, jobs, scheduler, "balance")
     partial = run.partial
     if other is not None and not partial:
@@ -239,7 +254,8 @@ def balance(players, games, seed, bots, jobs, scheduler, packs, fmt, out_file, c
         played = {r.index for r in after.results}  # interrupted: compare the same games only
         before = attrs.evolve(run, results=[r for r in run.results if r.index in played], partial=partial)
         rep = lab_balance.report(after)
-        doc = compare(lab_balance.report(before), rep, content_changes(load_packs(refs), load_packs(list(compare_packs))))
+        doc = compare(lab_balance.report(before), rep, content_changes(load_packs(refs), load_packs(list(compare_packs)),
+                                                                       (job.board, other.board)))
         text = {"json": render.as_json, "csv": render.comparison_csv}.get(fmt, render.comparison_text)(doc)
     else:
         rep = lab_balance.report(run)
@@ -259,10 +275,10 @@ def balance(players, games, seed, bots, jobs, scheduler, packs, fmt, out_file, c
         try:
             Path(out_file).write_text(text + "\n", encoding="utf-8")
         except OSError as err:
-            click.echo(f"{out_file}:1:1: SW333 cannot write the report: {err.strerror or err}", err=True)
+            click.echo(printable(f"{out_file}:1:1: SW333 cannot write the report: {err.strerror or err}"), err=True)
             click.echo("      hint: choose a file in a folder that exists and that you may write to", err=True)
             sys.exit(1)
-        click.echo(f"{out_file}: {rep['games']} games{' (partial)' if partial else ''}")
+        click.echo(printable(f"{out_file}: {rep['games']} games{' (partial)' if partial else ''}"))
     else:
         click.echo(text)
     integrity = dict(rep["integrity"], games=rep["games"])

@@ -33,11 +33,12 @@ def _round(v: float | None) -> float | None:
     return None if v is None else round(v, 4)
 
 
-def content_changes(old, new) -> list[dict]:
+def content_changes(old, new, boards: tuple[str | None, str | None] = (None, None)) -> list[dict]:
     """Declarations added, removed or whose text changed between two loaded packs
     (swdsl.packs.loader.LoadedPack), whitespace aside; and the pack settings
-    (market, die, bank, budgets, setups, placements) and maps that differ."""
-    a, b = _texts(old) | _settings(old), _texts(new) | _settings(new)
+    (market, die, bank, budgets, setups, placements) and maps that differ, on the board
+    each is played on (for a mix; its default board if None)."""
+    a, b = _texts(old) | _settings(old, boards[0]), _texts(new) | _settings(new, boards[1])
     out = []
     for key in sorted(set(a) | set(b)):
         change = "added" if key not in a else "removed" if key not in b else "changed" if a[key] != b[key] else None
@@ -46,9 +47,9 @@ def content_changes(old, new) -> list[dict]:
     return out
 
 
-def _settings(loaded) -> dict[tuple[str, str], str]:
+def _settings(loaded, board: str | None) -> dict[tuple[str, str], str]:
     """What a pack.yaml or a map file says, as comparable text."""
-    rs = loaded.ruleset
+    rs = loaded.ruleset_for(board) if board else loaded.ruleset
     if rs is None:
         return {}
     out = {("pack.yaml", key): repr(getattr(rs, key)) for key in ("market", "die", "bank", "budgets")}

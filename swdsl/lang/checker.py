@@ -16,8 +16,10 @@ from swdsl.diagnostics import Diagnostic, Span, did_you_mean
 from swdsl.engine import vocabulary as V
 from swdsl.engine.entries import EXPRESSION_KINDS
 from swdsl.lang import ast
-from swdsl.lang.typer import ELEMENT, Checked, PackNames, Typer, _Env, described
+from swdsl.lang.typer import ELEMENT, Checked, PackNames, Typer, _Env, decl_key, described
 
+# effects that bring a piece onto the map, and the kind of their argument naming it (a marker or a pool)
+PUTS_ON_MAP = {"place": "marker", "move": "marker", "recruit": "marker", "draw": "pool", "draw_kind": "pool"}
 MAX_ITEMS = 200
 MAX_EFFECTS = 64
 MAX_CHOICES = 2
@@ -61,6 +63,11 @@ class Checker(Typer):
         variables = {n: self.var_type(v) for n, v in self.out.shared.items()}
         own: set[str] = set()
         for item in d.items:
+            if isinstance(item, (ast.VarDecl, ast.Ability)):
+                self.plain(d.path, item.name, item.span)
+            if isinstance(item, ast.Prop) and item.name == "tags":
+                for tag in item.args:
+                    self.plain(d.path, str(tag), item.span)
             if isinstance(item, ast.VarDecl):
                 if item.name in own:
                     self.error(d.path, item.span, "SW120", f"variable '{item.name}' declared twice")
@@ -233,6 +240,10 @@ class Checker(Typer):
                 self.error(d.path, c.span, "SW157", "`may choose` belongs to triggers: using an ability is "
                            "already the player's choice", "write `choose`")
         self.steps(env, a.steps, "an ability")
+        if a.limit is not None and a.limit.key is not None and chooses \
+                and self.out.resolved.get(id(chooses[0]), ("?",))[0] not in ("regions", "?"):
+            self.error(d.path, a.limit.span, "SW153", "`per owner` counts uses per owner of the region chosen "
+                       "first, and this ability's first choice is no region", "choose the region first")
         self._no_cancel(d, a.steps, "an ability")
 
     def _no_cancel(self, d: ast.Decl, steps: tuple, where: str) -> None:
@@ -254,6 +265,8 @@ class Checker(Typer):
             self.error(env.decl.path, chooses[MAX_CHOICES].span, "SW155",
                        f"{what} chooses at most {MAX_CHOICES} things")
         for step in steps:
+            if isinstance(step, ast.Choose):
+                self.plain(env.decl.path, step.name, step.span)
             if not isinstance(step, ast.Choose):
                 self.effects(env, (step,))
             elif isinstance(step.selection, ast.Options):
@@ -293,11 +306,13 @@ class Checker(Typer):
         words: dict[str, str] = {}
         name: ast.Name | None = None
         inner = env  # what its blocks see: with `for each NAME in …`, NAME bound to each element
+        branches = e.kind == "if"  # a branch may not run; with `else`, neither needs the condition
         for param, arg in zip(entry.params, e.args):
             if arg is None or isinstance(arg, bool):
                 continue
             if isinstance(arg, tuple):
-                self.effects(inner, arg, depth + 1)
+                with self.maybe(branches):
+                    self.effects(inner, arg, depth + 1)
             elif isinstance(arg, ast.Slot):
                 types[param.name], words[param.name] = self.slot(env, arg), arg.name.text
             elif isinstance(arg, ast.Name) and param.kind == "name":
@@ -312,9 +327,15 @@ class Checker(Typer):
                     self.error(env.decl.path, arg.span, "SW103", f"{what} {described(want)}, this is {described(t)}")
                 types[param.name] = t
             else:
-                types[param.name] = self.expect_any(env, arg, EXPRESSION_KINDS[param.kind])
+                with self.maybe(branches and e.args[-1] is not None):
+                    types[param.name] = self.expect_any(env, arg, EXPRESSION_KINDS[param.kind])
                 if name is not None and param.kind == "selection":
                     inner = env.bind(name.text, ELEMENT.get(types[param.name], "region"))
+        put = PUTS_ON_MAP.get(e.kind)
+        for param, arg in zip(entry.params, e.args):
+            if put and param.kind == put and isinstance(arg, ast.Name):
+                key = self.out.resolved.get(id(arg), ("key", arg.text))[1]
+                self.out.puts.setdefault(decl_key(env.decl), set()).add((put, key))
         overloaded = next((p.name for p in entry.params if len(EXPRESSION_KINDS.get(p.kind, ())) > 1
                            and entry.by_type), None)
         if overloaded is not None:
@@ -323,7 +344,7 @@ class Checker(Typer):
     def slot(self, env: _Env, slot: ast.Slot) -> str:
         """`NAME of PLAYER` or `strength of MARKER in REGION`, written by `set`, `increase`…: its type."""
         if slot.kind == "strength":
-            self.marker_name(env.decl.path, slot.name.text, slot.name.span)
+            self.marker_name(env.decl.path, slot.name.text, slot.name.span, slot.name)
             self.expect(env, slot.subject, "region")
             return "int"
         return self.var_of(env, slot.name.text, self.expr(env, slot.subject), slot.span)
@@ -332,13 +353,19 @@ class Checker(Typer):
         """Check a name written in an effect (a marker, a pool, a variable…); the type it stands for."""
         path, n = env.decl.path, name.text
         if kind == "marker":
-            self.marker_name(path, n, name.span)
-        elif kind == "pool":
-            if n not in self.names.pools and n not in V.POOLS:
+            self.marker_name(path, n, name.span, name)
+        elif kind == "pool" and n not in V.POOLS:
+            key = self.named(path, "pool", n, name.span)
+            if key:
+                self.out.resolved[id(name)] = ("key", key)
+            elif key is None:
                 self.error(path, name.span, "SW115", f"unknown marker pool '{n}'",
                            did_you_mean(n, self.names.pools) or "pools are declared in pack.yaml under `pools:`")
-        elif kind == "piece":
-            if n not in self.names.marker_tags and n not in self.names.markers:
+        elif kind == "piece" and n not in self.names.marker_tags:
+            key = self.named(path, "piece", n, name.span)
+            if key:
+                self.out.resolved[id(name)] = ("key", key)
+            elif key is None:
                 self.error(path, name.span, "SW117", f"unknown marker kind or tag '{n}'",
                            did_you_mean(n, self.names.marker_tags | self.names.markers)
                            or "copy a kind (`relic`, `place`), a marker tag or a marker")
@@ -353,17 +380,16 @@ class Checker(Typer):
             return vt
         return "?"
 
-    def pool_name(self, path: str, name: str, span: Span | None) -> None:
-        if name not in self.names.pools:
-            self.error(path, span or Span(), "SW115", f"unknown marker pool '{name}'",
-                       did_you_mean(name, self.names.pools) or "pools are declared in pack.yaml under `pools:`")
-
-    def marker_name(self, path: str, name: str, span: Span | None) -> None:
-        if name not in self.names.markers:
+    def marker_name(self, path: str, name: str, span: Span | None, node=None) -> str:
+        key = self.named(path, "piece", name, span or Span())
+        if key is None:
             self.error(path, span or Span(), "SW105", f"unknown marker '{name}'",
                        did_you_mean(name, self.names.markers) or "declare it with `marker NAME { … }`")
-        else:
-            self.out.used_markers.add(name)
+        elif key:
+            self.out.used_markers.add(key)
+            if node is not None:
+                self.out.resolved[id(node)] = ("key", key)
+        return key or name
 
     # ---- expressions
 COST_STATS = ("conquest.cost", "travel.cost", "region.defense")

@@ -46,6 +46,13 @@ class ExprCompiler:
         m = getattr(self, "_" + type(e).__name__.lower())
         return m(e)
 
+    def _word(self, name: ast.Name) -> str:
+        """A marker's, pool's or piece's name as the checker resolved it (its key in a mix), read as
+        the wearer's own name where a copied relic names itself."""
+        res = self.res.get(id(name))
+        text = res[1] if res and res[0] == "key" else name.text
+        return self.rename.get(text, text)
+
     def _int(self, e: ast.Int):
         return const(e.value)
 
@@ -100,7 +107,7 @@ class ExprCompiler:
         getters = []
         for param, arg in zip(entry.params, e.args):
             if isinstance(arg, ast.Name):
-                getters.append(const(self.rename.get(arg.text, arg.text) if param.kind == "marker" else arg.text))
+                getters.append(const(self._word(arg) if param.kind == "marker" else arg.text))
             elif param.name == entry.per_element:
                 getters.append(const(self.expr(arg)))
             else:
@@ -250,7 +257,7 @@ class ExprCompiler:
         if kind == "state":
             check = STATES[(res[1], res[2])].test
         elif kind in ("terrain_is", "terrain_in", "symbol"):
-            check = _looks_like(res[-1], region=res[0] == "symbol" or res[1] == "region")
+            check = _looks_like(res[-1], region=res[0] == "symbol" or res[1] in ("region", "terrain_of"))
         elif kind == "option_in":
             words = res[1]
             check = lambda ctx, v: v in words  # noqa: E731
@@ -272,10 +279,13 @@ class ExprCompiler:
             check = LOG_STATES[(res[1], res[2])].test
         else:
             return const(False)
-        if e.subject is None:  # the element inside `where`
+        of: ast.Expr | None = e.subject
+        if kind in ("terrain_is", "terrain_in") and res[1] == "terrain_of":  # the terrain of a region: that region
+            of = e.subject.subject if isinstance(e.subject, ast.Attr) else None  # `terrain` alone: the element's
+        if of is None:  # the element inside `where`
             test = lambda ctx: check(ctx, ctx.it)  # noqa: E731
         else:
-            subject = self.expr(e.subject)
+            subject = self.expr(of)
             if kind == "equal":
                 test = lambda ctx: check(ctx, subject(ctx))  # noqa: E731
             else:

@@ -213,9 +213,6 @@ class Compiler(ExprCompiler):
                 f(ctx)
         return run
 
-    def _word(self, name: ast.Name) -> str:
-        return self.rename.get(name.text, name.text)
-
     def slot(self, slot: ast.Slot) -> Variable | Strength:
         """What `set`, `increase`… write: a player's variable, or a marker's strength."""
         if slot.kind == "strength":

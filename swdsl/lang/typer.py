@@ -8,17 +8,22 @@ resolved to in `Checked.resolved`, so the compiler never guesses again.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import attrs
 
 from swdsl.diagnostics import Diagnostic, Span, did_you_mean
 from swdsl.engine import vocabulary as V
 from swdsl.engine.entries import EXPRESSION_KINDS
 from swdsl.lang import ast
+from swdsl.lang.names import Lookup, Names, family_of
 
 
 @attrs.define
 class PackNames:
-    """Names a pack defines: the checker's view of it."""
+    """Names the packs define: the checker's view of them. `markers`, `races`, `powers` and
+    `pools` hold every spelling (short and qualified, for suggestions); `names` says which
+    declaration a name written in a file means (`pack_of` gives the file's pack)."""
 
     terrains: set[str] = attrs.field(factory=set)
     symbols: set[str] = attrs.field(factory=set)
@@ -28,11 +33,26 @@ class PackNames:
     tags: set[str] = attrs.field(factory=set)
     marker_tags: set[str] = attrs.field(factory=set)  # kinds (relic, place) and tags of markers
     alike: dict[str, frozenset[str]] = attrs.field(factory=dict)  # pack.yaml `equivalences`
+    pools: set[str] = attrs.field(factory=set)
+    names: Names = attrs.field(factory=Names)
+    pack_of: dict[str, str] = attrs.field(factory=dict)  # rules file -> its pack
+    vocab: dict[str, set[str]] = attrs.field(factory=dict)  # pack -> the terrains it declares
 
     def like(self, name: str) -> frozenset[str]:
         """The terrains and symbols that count as `name`, itself included."""
         return self.alike.get(name, frozenset({name}))
-    pools: set[str] = attrs.field(factory=set)
+
+    def seen_by(self, path: str) -> set[str]:
+        """The terrains the pack of the file `path` and the packs it requires declare (all of them
+        when no pack owns the file)."""
+        pack = self.pack_of.get(path)
+        if pack is None or pack not in self.vocab:
+            return self.terrains
+        return {t for level in self.names.levels.get(pack, ()) for p in level for t in self.vocab.get(p, ())}
+
+    def lookup(self, family: str, name: str, path: str) -> Lookup:
+        """What `name`, written in the file `path`, means among the declarations of `family`."""
+        return self.names.lookup(family, name, self.pack_of.get(path, ""))
 
 
 @attrs.define
@@ -41,6 +61,11 @@ class Checked:
     resolved: dict[int, tuple] = attrs.field(factory=dict)  # id(node) -> resolution
     used_markers: set[str] = attrs.field(factory=set)
     shared: dict[str, ast.VarDecl] = attrs.field(factory=dict)  # `game var`s and `player var`s by name
+    # per declaration (family, key): what its rules need to find on the map — ("place", terrain or
+    # symbol), ("marker", key), ("kind", kind or tag) — and what they put there — ("marker", key), ("pool", key)
+    tests: dict[tuple[str, str], set[tuple[str, str]]] = attrs.field(factory=dict)
+    mentions: dict[tuple[str, str], set[tuple[str, str]]] = attrs.field(factory=dict)  # tests, needed or not
+    puts: dict[tuple[str, str], set[tuple[str, str]]] = attrs.field(factory=dict)
 
 
 class _Env:
@@ -81,10 +106,57 @@ class Typer:
 
     names: PackNames
     out: Checked
+    optional = 0  # > 0 while typing what a rule may do without: its tests are not dependencies
 
-    def marker_name(self, path: str, name: str, span: Span | None) -> None:
-        """Check a marker name (the Checker records which markers are used)."""
+    def marker_name(self, path: str, name: str, span: Span | None, node=None) -> str:
+        """Check a marker name (the Checker records which markers are used); its key."""
         raise NotImplementedError
+
+    def named(self, path: str, family: str, name: str, span: Span) -> str | None:
+        """The key of the declaration `name` means in the file `path`, or None if no declaration
+        of the family has that name. A name two packs declare that the file's pack does not tell
+        apart (SW182), or a pack named that does not declare it (SW183), is reported: then ''."""
+        found = self.names.lookup(family, name, path)
+        if found.key is not None:
+            return found.key
+        if found.wrong_pack:
+            self.error(path, span, "SW183", f"no pack '{found.wrong_pack}' of this mix declares the "
+                       f"{FAMILY_WORDS[family]} '{name.rpartition(':')[2]}'",
+                       did_you_mean(name, found.ambiguous) or "write the name of a pack of the mix that declares "
+                       "it before the colon, or the short name alone")
+            return ""
+        if found.ambiguous:
+            self.error(path, span, "SW182", f"'{name}' names the {FAMILY_WORDS[family]} of several packs: "
+                       + ", ".join(found.ambiguous), f"write one of {', '.join(found.ambiguous)}; or require "
+                       "only one of the packs that declare it")
+            return ""
+        return None
+
+    def tested(self, env: _Env, what: str, name: str) -> None:
+        """Note what the declaration's rules test on the map (mixing: docs/mixing.md): every mention,
+        and the tests its rules need — not one under `not`, in a side of `or`, in a branch of `if`."""
+        key = decl_key(env.decl)
+        self.out.mentions.setdefault(key, set()).add((what, name))
+        if not self.optional:
+            self.out.tests.setdefault(key, set()).add((what, name))
+
+    def tested_piece(self, env: _Env, path: str, name: str, span) -> str | None:
+        """The key of the piece a `has` names, noted as used and tested ('' when the name is
+        ambiguous, reported; None when it names no piece)."""
+        key = self.named(path, "piece", name, span)
+        if key:
+            self.out.used_markers.add(key)
+            self.tested(env, "marker", key)
+        return key
+
+    @contextmanager
+    def maybe(self, really: bool = True):
+        """Type what follows as something a rule may do without (see `tested`)."""
+        self.optional += really
+        try:
+            yield
+        finally:
+            self.optional -= really
 
     # ---- reporting
     def error(self, path: str, span: Span, code: str, message: str, hint: str = "") -> None:
@@ -110,9 +182,18 @@ class Typer:
     def var_type(self, v: ast.VarDecl) -> str:
         return "player" if isinstance(v.init, str) else "int"
 
+    def plain(self, path: str, name: str, span: Span) -> bool:
+        """A name the rules declare (a variable, an ability, a tag, a bound name) is written without
+        a colon, which qualifies names by their pack (SW186); True if so."""
+        if ":" in name:
+            self.error(path, span, "SW186", f"name '{name}' holds a colon", "a colon separates a pack's name "
+                       "from a declaration's (`pack:Name`): declare the name alone")
+        return ":" not in name
+
     def fresh(self, env: _Env, name: ast.Name) -> None:
         """A name given to each element (`for each NAME in …`) must not hide another name."""
         n = name.text
+        self.plain(env.decl.path, n, name.span)
         if n in env.bindings or n in env.variables or n in V.VALUES or n == "it":
             what = ("a binding here" if n in env.bindings else "a variable" if n in env.variables
                     else "the element inside `where`" if n == "it" else "a named value")
@@ -163,11 +244,13 @@ class Typer:
                 self.error(path, e.right.span, "SW119", "division by zero")
             return "int"
         if isinstance(e, ast.BoolOp):
-            self.expect(env, e.left, "bool")
-            self.expect(env, e.right, "bool")
+            with self.maybe(e.op == "or"):
+                self.expect(env, e.left, "bool")
+                self.expect(env, e.right, "bool")
             return "bool"
         if isinstance(e, ast.Not):
-            self.expect(env, e.value, "bool")
+            with self.maybe():
+                self.expect(env, e.value, "bool")
             return "bool"
         if isinstance(e, ast.Compare):
             lt, rt = self.expr(env, e.left), self.expr(env, e.right)
@@ -187,6 +270,7 @@ class Typer:
             bt = self.expect_any(env, e.base, SETS)
             inner = env.inner(ELEMENT.get(bt, "region"))
             if e.name is not None:
+                self.plain(path, e.name, e.span)
                 inner = inner.bind(e.name, ELEMENT.get(bt, "region"))
             self.expect(inner, e.cond, "bool")
             return bt if bt in SETS else "?"  # a wrong base is reported once, above
@@ -219,7 +303,7 @@ class Typer:
                     name = arg
                     self.fresh(env, arg)
                 else:
-                    self.marker_name(env.decl.path, arg.text, arg.span)
+                    self.marker_name(env.decl.path, arg.text, arg.span, arg)
             else:
                 types[param.kind] = self.expect_any(env, arg, EXPRESSION_KINDS[param.kind])
         for param, arg in zip(f.params, e.args):
@@ -260,6 +344,7 @@ class Typer:
         if (n, "race") in V.ATTRIBUTES:
             return self.resolve(e, ("attr_me", n), V.ATTRIBUTES[(n, "race")].type)
         if n in self.names.terrains:
+            self.tested(env, "place", n)
             return self.resolve(e, ("terrain", n), "terrain")
         choices = list(env.bindings) + list(env.variables) + list(V.VALUES) + [a for a, _ in V.ATTRIBUTES]
         choices += list(self.names.terrains)
@@ -274,6 +359,15 @@ class Typer:
             hint = "names here: " + ", ".join(sorted(env.bindings))
         self.error(env.decl.path, e.span, "SW108", f"unknown name '{n}'", hint)
         return "?"
+
+    def of_region(self, e: ast.Test, st: str, like: frozenset[str]) -> str:
+        """What a terrain test tests: "region", a "terrain" value, or — for the terrain of a region
+        (`terrain of target is mine`, `… where terrain is mine`) when a name counts as another or
+        is also a symbol in a mix — "terrain_of": that region, its symbols included (docs/mixing.md)."""
+        res = self.out.resolved.get(id(e.subject), ())
+        mixed = len(like) > 1 or not like.isdisjoint(self.names.symbols)
+        return "terrain_of" if st == "terrain" and mixed and res[:3] in (("attr", "terrain", "region"),
+                                                                         ("attr_it", "terrain", "region")) else st
 
     def subject(self, env: _Env, e: ast.Test) -> str:
         if e.subject is None:
@@ -293,13 +387,15 @@ class Typer:
             arg = e.operand
             if isinstance(arg, ast.Ref) and arg.name in STATES.get(st, {}) and arg.name not in env.bindings \
                     and arg.name not in env.variables:
-                if st == "region" and arg.name in self.names.terrains:
+                if st == "region" and arg.name in self.names.seen_by(path):
                     self.warn(path, arg.span, "SW144", f"'is {arg.name}' tests the state '{arg.name}', not the "
                               f"terrain '{arg.name}'", f"for the terrain write `terrain of … is {arg.name}` "
                               f"(inside `where`: `terrain is {arg.name}`)")
                 return self.resolve(e, ("state", st, arg.name), "bool")
             if isinstance(arg, ast.Ref) and st in ("region", "terrain") and arg.name in self.names.terrains:
-                return self.resolve(e, ("terrain_is", st, arg.name, self.names.like(arg.name)), "bool")
+                self.tested(env, "place", arg.name)
+                like = self.names.like(arg.name)
+                return self.resolve(e, ("terrain_is", self.of_region(e, st, like), arg.name, like), "bool")
             if isinstance(arg, ast.Ref) and arg.name not in env.bindings and arg.name not in env.variables \
                     and arg.name not in V.VALUES:
                 options = list(STATES.get(st, {})) + (list(self.names.terrains) if st in ("region", "terrain") else [])
@@ -332,39 +428,53 @@ class Typer:
                 if n not in self.names.terrains:
                     self.error(path, e.span, "SW116", f"unknown terrain '{n}'",
                                did_you_mean(n, self.names.terrains) or "terrains are declared in pack.yaml")
-            return self.resolve(e, ("terrain_in", st, frozenset().union(*map(self.names.like, e.names))), "bool")
+                self.tested(env, "place", n)
+            like = frozenset().union(*map(self.names.like, e.names))
+            return self.resolve(e, ("terrain_in", self.of_region(e, st, like), like), "bool")
         if e.kind == "has":
             n = e.names[0]
             if st == "region":
                 if n in self.names.symbols:
+                    self.tested(env, "place", n)
                     return self.resolve(e, ("symbol", n, self.names.like(n)), "bool")
-                if n in self.names.markers:
-                    self.out.used_markers.add(n)
-                    return self.resolve(e, ("marker", n), "bool")
+                key = self.tested_piece(env, path, n, e.span)
+                if key == "":
+                    return "bool"
+                if key is not None:
+                    return self.resolve(e, ("marker", key), "bool")
                 if n in self.names.marker_tags:
+                    self.tested(env, "kind", n)
                     return self.resolve(e, ("marker_kind", n), "bool")
                 self.error(path, e.span, "SW117", f"unknown symbol or marker '{n}'",
                            did_you_mean(n, self.names.symbols | self.names.markers | self.names.marker_tags)
                            or "symbols are declared in pack.yaml, markers with `marker`")
                 return "bool"
             if st == "race":
-                if n not in self.names.tags and n not in self.names.races and n not in self.names.powers:
+                family = "power" if n in self.names.powers and n not in self.names.races else "race"
+                known = n in self.names.races or n in self.names.powers or ":" in n
+                key = self.named(path, family, n, e.span) if known and n not in self.names.tags else None
+                if key == "":
+                    return "bool"
+                if key is None and n not in self.names.tags:
                     self.error(path, e.span, "SW118", f"unknown tag '{n}'",
                                did_you_mean(n, self.names.tags | self.names.races | self.names.powers)
                                or "tags are given with `tags …` in a race or power")
-                return self.resolve(e, ("tag", n), "bool")
+                return self.resolve(e, ("tag", key or n), "bool")
             if st == "player":
-                self.marker_name(path, n, e.span)
-                return self.resolve(e, ("player_marker", n), "bool")
+                key = self.marker_name(path, n, e.span)
+                return self.resolve(e, ("player_marker", key), "bool")
             if st == "marker":
-                if n in self.names.markers:
-                    self.out.used_markers.add(n)
-                elif n not in self.names.marker_tags:
+                key = self.tested_piece(env, path, n, e.span)
+                if key == "":
+                    return "bool"
+                if key is None and n in self.names.marker_tags:
+                    self.tested(env, "kind", n)
+                elif key is None:
                     self.error(path, e.span, "SW117", f"unknown marker, kind or tag '{n}'",
                                did_you_mean(n, self.names.markers | self.names.marker_tags)
                                or "a marker piece is tested by its name, kind (`relic`, `place`) or tag")
                     return "bool"
-                return self.resolve(e, ("piece_is", n), "bool")
+                return self.resolve(e, ("piece_is", key or n), "bool")
             self.error(path, e.span, "SW103", f"`has` tests regions, races, players and markers, not {described(st)}")
             return "bool"
         if e.kind == "borders":
@@ -384,6 +494,15 @@ class Typer:
                 return "bool"
             return self.resolve(e, ("was", st, n), "bool")
         return "bool"
+
+
+FAMILY_WORDS = {"race": "race", "power": "power", "piece": "marker, relic or place", "rule": "rule",
+                "pool": "pool"}
+
+
+def decl_key(d: ast.Decl) -> tuple[str, str]:
+    """How a declaration is known in `Checked.tests` and `Checked.puts`: its family and key."""
+    return family_of(d.kind), d.name
 
 
 def described(t: str) -> str:

@@ -29,9 +29,10 @@ def content_hashes(loaded: LoadedPack) -> dict[str, str]:
     return out
 
 
-def saved_packs(refs: list[str], save_dir: Path) -> dict:
+def saved_packs(refs: list[str], save_dir: Path, board: str | None = None) -> dict:
     """The `packs` entry of saved games written to `save_dir`: the packs named on the
-    command line, as bundled names or relative paths, and every loaded pack's hash."""
+    command line, as bundled names or relative paths, every loaded pack's hash, and
+    the pack whose board a mix was played on."""
     named = []
     bundled = Path(os.path.realpath(bundled_packs_dir()))
     for ref in refs:
@@ -40,7 +41,7 @@ def saved_packs(refs: list[str], save_dir: Path) -> dict:
             named.append({"bundled": folder.name})
         else:
             named.append({"path": Path(os.path.relpath(folder, os.path.realpath(save_dir))).as_posix()})
-    return {"named": named, "hashes": content_hashes(load_packs(refs))}
+    return {"named": named, "hashes": content_hashes(load_packs(refs)), **({"board": board} if board else {})}
 
 
 def refs_of(entry, save_file: Path) -> list[str] | None:
@@ -60,6 +61,12 @@ def refs_of(entry, save_file: Path) -> list[str] | None:
         else:
             return None
     return refs
+
+
+def board_of(entry) -> str | None:
+    """The pack whose board a saved mix was played on (None: the mix's default)."""
+    board = entry.get("board") if isinstance(entry, dict) else None
+    return board if isinstance(board, str) else None
 
 
 def changed_packs(entry, loaded: LoadedPack) -> list[str]:

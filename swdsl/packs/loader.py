@@ -1,29 +1,33 @@
 """Packs: pack.yaml + maps + rules files → one compiled Ruleset.
 
-Several packs load into one ruleset (a mix): their names must not clash, their
-terrains and symbols add up, and the setups come from the first pack that has
-them. Every problem in any file is collected before anything is compiled.
+Several packs load into one mix: a name two packs declare is qualified by its
+pack (swdsl/lang/names.py), their terrains and symbols add up, and games are
+played on the board of one pack (swdsl/packs/mixing.py). Every problem in any
+file is collected before anything is compiled.
 """
 
 from __future__ import annotations
 
 import os
 import re
+from functools import lru_cache
 from pathlib import Path
 
 import attrs
 
 from swdsl.diagnostics import Diagnostic, PackError, Span, did_you_mean
 from swdsl.engine.outcome import TEAM_SCORES
-from swdsl.engine.ruleset import Budgets, Layout, Market, Placement, Ruleset, Setup
-from swdsl.engine.vocabulary import EFFECTS
+from swdsl.engine.ruleset import Budgets, Market, Placement, Ruleset, Setup
 from swdsl.files import MAX_RULES_BYTES, MAX_YAML_BYTES, file_kind, inside, read_text, unreadable_folders
 from swdsl.lang import ast
 from swdsl.lang.checker import PackNames, check, unused_markers
 from swdsl.lang.compiler import compile_copies, compile_decls
+from swdsl.lang.names import family_of
 from swdsl.lang.parser import parse_source
+from swdsl.packs.declare import declare, shown
 from swdsl.packs.first_conquest import first_conquest_warnings
-from swdsl.packs.maps import load_map
+from swdsl.packs.mixing import Mix, mix_findings, nearest
+from swdsl.packs.setups import check_placements, load_setups, modular_boards
 from swdsl.packs.yamlnodes import Reader
 from swdsl.resources import bundled_packs_dir
 
@@ -47,6 +51,7 @@ MANIFEST_KEYS = {
     "placements": "pieces placed at setup", "pools": "hidden marker pools", "rules": "rules files (globs)",
     "boards": "modular boards: per size, the physical boards, each a list of its faces (map files)",
     "budgets": "what content may spend: trigger_runs per action, number (largest variable value), actions per game",
+    "board": "the pack of the mix whose board games are played on (its setups), by default the first that has one",
     "team_score": "how a team's score comes from its players' coins: lowest, sum (the default) or highest",
 }
 SETUP_KEYS = {"map": "map file", "boards": "modular boards drawn for each game: how many of each size",
@@ -61,7 +66,8 @@ PLACEMENT_KEYS = {"symbol": "regions with this symbol", "terrain": "regions of t
                   "face_down": "the markers drawn from `pool` lie face down until revealed (`reveal`)",
                   "regions": "how many of the matching regions, chosen at random (a number or `players + N`)",
                   "apart": "the chosen regions never border each other",
-                  "displace": "a race placed there sends the tokens already there back to their tray"}
+                  "displace": "a race placed there sends the tokens already there back to their tray",
+                  "board": "part of the pack's board: placed only when the pack provides the board of a mix"}
 
 
 @attrs.define
@@ -79,25 +85,41 @@ class Manifest:
     die: tuple[int, ...] | None = None
     market: Market | None = None
     setup: dict[int, dict] = attrs.field(factory=dict)
-    placements: list[tuple[Placement, object]] = attrs.field(factory=list)
+    placements: list[tuple[Placement, object, bool]] = attrs.field(factory=list)  # (placement, node, board only)
     pools: dict[str, list[tuple[str, object]]] = attrs.field(factory=dict)
     equivalences: list[tuple[list[str], object]] = attrs.field(factory=list)
     rules: list[str] = attrs.field(factory=lambda: ["**/*.sw"])
     boards: dict[str, list[list[tuple[str, object]]]] = attrs.field(factory=dict)  # size -> boards -> (face path, node)
     budgets: dict[str, int] = attrs.field(factory=dict)
+    board: tuple[str, object] | None = None  # `board: PACK` and its node
+    nodes: dict[str, object] = attrs.field(factory=dict)  # the node declaring each terrain, symbol and pool; `name`
+    needs: list[str] = attrs.field(factory=list)  # the names of the packs it requires, once loaded
     team_score: tuple[str, object] | None = None  # (lowest | sum | highest, its yaml node)
     broken: bool = False  # pack.yaml could not be read: its vocabulary is unknown
 
 
 @attrs.define
 class LoadedPack:
-    """What `swdsl check` and `info` need: the ruleset (if it compiled) and all findings."""
+    """What `swdsl check` and `info` need: the ruleset (if it compiled; for a mix, on its default
+    board) and all findings; `mix` gives the ruleset on any board of the mix."""
 
     ruleset: Ruleset | None
     manifests: list[Manifest]
     diagnostics: list[Diagnostic]
     sources: dict[str, str]
     decls: list[ast.Decl]
+    mix: Mix | None = None
+
+    @property
+    def boards(self) -> list[str]:
+        """The packs that can provide the board."""
+        return self.mix.boards if self.mix is not None else []
+
+    def ruleset_for(self, board: str | None = None, players: int | None = None) -> Ruleset | None:
+        """The ruleset of games on `board`'s board, or on the default board for `players`."""
+        if self.mix is None:
+            return None
+        return self.mix.ruleset(board or self.mix.board_for(players))
 
 
 def resolve_pack(ref: str) -> Path:
@@ -110,20 +132,6 @@ def resolve_pack(ref: str) -> Path:
 
 def bundled_names() -> str:
     return ", ".join(sorted(p.name for p in bundled_packs_dir().iterdir() if file_kind(p) == "dir"))
-
-
-def pack_file(m: Manifest, rel: str, node, rd: Reader, what: str) -> Path | None:
-    """A file pack.yaml names, which must lie inside the pack folder (links
-    followed): never a path that leaves it (SW236), and an existing file (SW234)."""
-    path = m.path / rel
-    if Path(rel).is_absolute() or ".." in Path(rel).parts or not inside(m.path, path):
-        rd.error(node, "SW236", f"{what} '{rel}' lies outside the pack folder",
-                 "paths in pack.yaml are relative to the pack folder and stay inside it")
-        return None
-    if file_kind(path) != "file":
-        rd.error(node, "SW234", f"{what} '{rel}' not found", "the path is relative to the pack folder")
-        return None
-    return path
 
 
 def _read(path: Path, diags: list[Diagnostic], sources: dict[str, str]) -> str | None:
@@ -161,6 +169,10 @@ def read_manifest(folder: Path, diags: list[Diagnostic], sources: dict[str, str]
         return ""
 
     m.name = text_of("name", True) or folder.name
+    if "name" in top:
+        m.nodes["name"] = top["name"][1]
+    if "board" in top:
+        m.board = (text_of("board"), top["board"][1])
     m.edition, m.version, m.description = text_of("edition"), text_of("version"), text_of("description")
     if "language" in top:
         lang = rd.integer(top["language"][1], "language")
@@ -173,6 +185,7 @@ def read_manifest(folder: Path, diags: list[Diagnostic], sources: dict[str, str]
                 v = rd.text(n, key[:-1])
                 if v:
                     target.add(v)
+                    m.nodes.setdefault(v, n)
     if "requires" in top:
         for n in rd.sequence(top["requires"][1], "requires"):
             if v := rd.text(n, "pack"):
@@ -262,7 +275,7 @@ def read_manifest(folder: Path, diags: list[Diagnostic], sources: dict[str, str]
                            count=count or 1, pick=pick, face_down=face_down,
                            apart=bool(rd.boolean(f["apart"][1], "apart")) if "apart" in f else False,
                            displace=bool(rd.boolean(f["displace"][1], "displace")) if "displace" in f else False)
-            m.placements.append((pl, node))
+            m.placements.append((pl, node, bool(rd.boolean(f["board"][1], "board")) if "board" in f else False))
     if "equivalences" in top:
         for node in rd.sequence(top["equivalences"][1], "equivalences"):
             group = _names(rd, node, "terrain or symbol")
@@ -276,8 +289,9 @@ def read_manifest(folder: Path, diags: list[Diagnostic], sources: dict[str, str]
             m.boards[size] = [[(rd.text(n, "board face") or "", n) for n in rd.sequence(b, "a board's faces")]
                               for b in rd.sequence(vnode, f"{size} boards")]
     if "pools" in top:
-        for name, (_, vnode) in rd.mapping(top["pools"][1], "pools").items():
+        for name, (knode, vnode) in rd.mapping(top["pools"][1], "pools").items():
             m.pools[name] = [(rd.text(n, "marker") or "", n) for n in rd.sequence(vnode, f"pool {name}")]
+            m.nodes.setdefault(name, knode)
     return m
 
 
@@ -304,49 +318,23 @@ def load_packs(refs: list[str]) -> LoadedPack:
     """Load and compile packs (a mix when several); never raises on bad input."""
     diags: list[Diagnostic] = []
     sources: dict[str, str] = {}
-    manifests: list[Manifest] = []  # required packs first: the order rules fold and pieces are placed in
-    ranked: list[Manifest] = []  # a pack before the packs it requires: whose market, die, setups… count
-    seen: set[Path] = set()
-
-    def add(ref: str, via: Manifest | None = None, node=None) -> None:
-        if via is None:
-            folder = Path(os.path.realpath(resolve_pack(ref)))
-        else:  # a bundled pack's name, or a folder inside the requiring pack
-            rd = Reader(str(via.path / "pack.yaml"), diags)
-            inner = "/" in ref or "\\" in ref or ref.startswith(".")
-            if inner and (Path(ref).is_absolute() or not inside(via.path, via.path / ref)):
-                rd.error(node, "SW236", f"required pack '{ref}' lies outside the pack folder",
-                         "require a bundled pack by name, or a pack folder inside this one")
-                return
-            folder = Path(os.path.realpath(via.path / ref if inner else bundled_packs_dir() / ref))
-            if file_kind(folder / "pack.yaml") != "file":
-                rd.error(node, "SW222", f"required pack '{ref}' not found",
-                         "give a bundled pack name (" + bundled_names() + ") or a pack folder inside this one")
-                return
-        if folder in seen:
-            return
-        seen.add(folder)
-        m = read_manifest(folder, diags, sources)
-        if m is None:
-            return
-        ranked.append(m)
-        for req, req_node in zip(m.requires, m.requires_nodes):
-            add(req, m, req_node)
-        manifests.append(m)
-
-    for ref in refs:
-        add(ref)
+    manifests, ranked = _manifests(refs, diags, sources)
     names = PackNames()
+    lineage = _pack_names(manifests, names, diags)
     for m in manifests:
         names.terrains |= m.terrains
         names.symbols |= m.symbols
-        names.pools |= set(m.pools)
+        names.vocab[m.name] = set(m.terrains)
+        for pool in m.pools:
+            names.names.declare("pool", m.name, pool)
+    names.pools = names.names.spellings("pool")
     _equivalences(manifests, names, diags)
     decls: list[ast.Decl] = []
     for m in manifests:
         for path in _rule_files(m, diags):
             text = _read(path, diags, sources)
             if text is not None:
+                names.pack_of[str(path)] = m.name
                 got, errs = parse_source(text, str(path))
                 decls.extend(got)
                 diags.extend(errs)
@@ -354,99 +342,130 @@ def load_packs(refs: list[str]) -> LoadedPack:
                     diags.append(Diagnostic(str(path), Span(1, 1, 1, 2), "SW007", "the file declares nothing",
                                             "it is empty or holds only comments; add declarations or delete it",
                                             "warning"))
-    by_name: dict[tuple[str, str], ast.Decl] = {}
-    for d in decls:
-        family = "piece" if d.kind in ("marker", "relic", "place") else d.kind
-        key = (family, d.name)
-        if key in by_name:
-            first = by_name[key]
-            where = f"line {first.name_span.line}" if first.path == d.path else \
-                f"{_shown(first.path)}:{first.name_span.line}"
-            diags.append(Diagnostic(d.path, d.name_span, "SW124", f"{d.kind} '{d.name}' is declared twice",
-                                    f"the first is at {where}; rename one"))
-            continue
-        by_name[key] = d
-        if d.kind == "race":
-            names.races.add(d.name)
-            names.tags |= {a for i in d.items if isinstance(i, ast.Prop) and i.name == "tags" for a in i.args}
-        elif d.kind == "power":
-            names.powers.add(d.name)
-            names.tags |= {a for i in d.items if isinstance(i, ast.Prop) and i.name == "tags" for a in i.args}
-        elif family == "piece":
-            names.markers.add(d.name)
-            names.marker_tags |= {d.kind} | {a for i in d.items if isinstance(i, ast.Prop) and i.name == "tags"
-                                             for a in i.args}
-        names.tags |= _tag_words(d)
-    unique = list(by_name.values())
+    unique = declare(decls, manifests, names, diags)
     checked = check(unique, names)
     if any(m.broken for m in manifests):  # terrains, symbols and pools come from pack.yaml: not known now
         diags.extend(d for d in checked.diagnostics if d.code not in VOCABULARY_CODES)
     else:
         diags.extend(checked.diagnostics)
-    placed = {pl.marker for m in manifests for pl, _ in m.placements if pl.marker}
-    placed |= {n for m in manifests for members in m.pools.values() for n, _ in members}
-    diags.extend(unused_markers(unique, checked, placed))
     limits = {d.name: int(i.args[0]) for d in unique for i in d.items
               if isinstance(i, ast.Prop) and i.name == "limit" and i.args and isinstance(i.args[0], int)}
-    setups = _setups(manifests, ranked, names, diags, sources, limits)
-    team_score = next((m.team_score for m in ranked if m.team_score), None)
-    if team_score and not any(s.teams for s in setups.values()):
-        manifest = next(m for m in ranked if m.team_score is team_score)
-        Reader(str(manifest.path / "pack.yaml"), diags).warning(
-            team_score[1], "SW252", "`team_score` says how teams score, and no setup gives teams",
-            "give the players teams in their setups (`teams: [red, blue]`), or leave `team_score` out")
-    ruleset = None
-    if not any(d.is_error for d in diags):
-        contents = compile_decls(unique, checked)
-        first = manifests[0] if manifests else None
-        ruleset = Ruleset(
-            name="+".join(m.name for m in manifests) or "empty",
-            races={c.name: c for c in contents if c.kind == "race"},
-            powers={c.name: c for c in contents if c.kind == "power"},
-            markers={c.name: c for c in contents if c.kind in ("marker", "relic", "place")},
-            rules=[c for c in contents if c.kind == "rule"],
-            copied=compile_copies(unique, checked, contents),
-            setups=setups,
-            market=next((m.market for m in ranked if m.market), Market()),
-            die=next((m.die for m in ranked if m.die), (0, 0, 0, 1, 2, 3)),
-            bank=next((m.coins for m in ranked if m.coins), 1000),
-            team_score=team_score[0] if team_score else "sum",
-            budgets=Budgets(**{k: v for m in manifests for k, v in m.budgets.items()}),
-            terrains=frozenset(names.terrains), symbols=frozenset(names.symbols),
-        )
-        diags.extend(first_conquest_warnings(ruleset, manifests))
-        if first is not None and not ruleset.setups:
-            diags.append(Diagnostic(str(first.path / "pack.yaml"), Span(), "SW231", "no setup for any player count",
-                                    "add `setup:` with at least one player count", "warning"))
-    return LoadedPack(ruleset, manifests, diags, sources, unique)
+    placed, pools = check_placements(manifests, names, diags, limits)
+    on_map = {p.placement.marker for p in placed} | {n for members in pools.values() for n in members}
+    diags.extend(unused_markers(unique, checked, on_map))
+    read = lambda path: _read(path, diags, sources)  # noqa: E731
+    boards = {m.name: modular_boards(m, names, diags, read) for m in manifests}
+    banks = {m.name: m.coins for m in manifests if m.coins}
+    setups: dict[str, dict[int, Setup]] = {}
+    for m in manifests:  # required packs first: what a pack inherits is known
+        farthest_first = lineage[m.name][::-1]
+        setups[m.name] = load_setups(
+            m, {size: b for p in farthest_first for size, b in boards[p].items()},
+            {n: s for p in farthest_first[:-1] for n, s in setups.get(p, {}).items()}, placed, pools, names,
+            nearest(banks, lineage[m.name]) or 1000, diags, frozenset(lineage[m.name]), read)
+    chosen = _chosen_board(manifests, setups, diags)
+    _team_scores(manifests, setups, lineage, diags)
+    if any(d.is_error for d in diags):
+        return LoadedPack(None, manifests, diags, sources, unique)
+    contents = compile_decls(unique, checked)
+    for d, c in zip(unique, contents):
+        c.display = names.names.display(d.name)
+    home = {(family_of(d.kind), d.name): names.pack_of.get(d.path, "") for d in unique}
+    mix = Mix(
+        name="+".join(m.name for m in manifests) or "empty", packs=[m.name for m in manifests],
+        ranked=[m.name for m in ranked], contents=contents, home=home, setups={k: v for k, v in setups.items() if v},
+        markets={m.name: m.market for m in manifests if m.market}, dice={m.name: m.die for m in manifests if m.die},
+        banks=banks, team_scores={m.name: m.team_score[0] for m in manifests if m.team_score},
+        budgets=Budgets(**{k: v for m in manifests for k, v in m.budgets.items()}),
+        copied=compile_copies(unique, checked, contents),
+        spellings={f: names.names.spelled(f) for f in ("race", "power", "piece", "pool")},
+        tests=checked.tests, mentions=checked.mentions, puts=checked.puts, pools=pools, alike=dict(names.alike),
+        terrains=frozenset(names.terrains), symbols=frozenset(names.symbols), chosen=chosen, lineage=lineage)
+    ruleset = mix.ruleset(mix.board_for())
+    for m in manifests:
+        if m.name in mix.played_on:
+            diags.extend(first_conquest_warnings(mix.ruleset(m.name), [m]))
+    if len(manifests) > 1:
+        diags.extend(mix_findings(mix, unique, manifests))
+    if manifests and not mix.boards:
+        diags.append(Diagnostic(str(manifests[0].path / "pack.yaml"), Span(), "SW231", "no setup for any player count",
+                                "add `setup:` with at least one player count", "warning"))
+    return LoadedPack(ruleset, manifests, diags, sources, unique, mix)
 
 
-def _tag_words(d: ast.Decl) -> set[str]:
-    """Tags a declaration gives races for a turn (`tag RACE with NAME`)."""
-    out: set[str] = set()
-    stack = [s for i in d.items if isinstance(i, (ast.Trigger, ast.Ability))
-             for s in i.steps]
-    while stack:
-        e = stack.pop()
-        if isinstance(e, ast.Effect):
-            out.update(arg.text for p, arg in zip(EFFECTS[e.kind].params, e.args)
-                       if p.kind == "tag" and isinstance(arg, ast.Name))
-            stack.extend(x for block in e.blocks() for x in block)
-    return out
+def _manifests(refs: list[str], diags: list[Diagnostic], sources: dict[str, str]) -> tuple[list[Manifest], list[Manifest]]:
+    """The packs named and the packs they require, each once: required packs first (the order rules
+    fold and pieces are placed in), and ranked, each pack before the packs it requires (the order a
+    board is chosen in)."""
+    manifests: list[Manifest] = []
+    ranked: list[Manifest] = []
+    seen: dict[Path, Manifest | None] = {}
+
+    def add(ref: str, via: Manifest | None = None, node=None) -> Manifest | None:
+        if via is None:
+            folder = Path(os.path.realpath(resolve_pack(ref)))
+        else:  # a bundled pack's name, or a folder inside the requiring pack
+            rd = Reader(str(via.path / "pack.yaml"), diags)
+            if "\0" in ref:
+                rd.error(node, "SW222", "a required pack's name holds a NUL byte", "name a pack folder or a bundled pack")
+                return None
+            inner = "/" in ref or "\\" in ref or ref.startswith(".")
+            if inner and (Path(ref).is_absolute() or not inside(via.path, via.path / ref)):
+                rd.error(node, "SW236", f"required pack '{ref}' lies outside the pack folder",
+                         "require a bundled pack by name, or a pack folder inside this one")
+                return None
+            folder = Path(os.path.realpath(via.path / ref if inner else bundled_packs_dir() / ref))
+            if file_kind(folder / "pack.yaml") != "file":
+                rd.error(node, "SW222", f"required pack '{ref}' not found",
+                         "give a bundled pack name (" + bundled_names() + ") or a pack folder inside this one")
+                return None
+        if folder in seen:
+            return seen[folder]
+        seen[folder] = m = read_manifest(folder, diags, sources)
+        if m is None:
+            return None
+        ranked.append(m)
+        for req, req_node in zip(m.requires, m.requires_nodes):
+            if (sub := add(req, m, req_node)) is not None:
+                m.needs.append(sub.name)
+        manifests.append(m)
+        return m
+
+    for ref in refs:
+        add(ref)
+    return manifests, ranked
 
 
-def _shown(path: str) -> str:
-    """A path as a message shows it: relative to the working folder when that is shorter."""
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:
-        return path
-    return rel if len(rel) < len(path) else path
+def _pack_names(manifests: list[Manifest], names: PackNames, diags: list[Diagnostic]) -> dict[str, tuple[str, ...]]:
+    """Pack names qualify the names of a mix, so each pack of a mix has its own and no colon (SW258);
+    what each pack sees, its lineage: itself, then the packs it requires, nearest first."""
+    first: dict[str, Manifest] = {}
+    for m in manifests:
+        rd = Reader(str(m.path / "pack.yaml"), diags)
+        if ":" in m.name:
+            rd.error(m.nodes.get("name"), "SW258", f"pack name '{m.name}' holds a colon",
+                     "a colon separates a pack's name from a declaration's (`pack:Name`): name the pack without one")
+        elif m.name in first:
+            rd.error(m.nodes.get("name"), "SW258", f"two packs of the mix are named '{m.name}' (the other: "
+                     f"{shown(str(first[m.name].path))})", "the name of a pack tells its declarations from another "
+                     "pack's: give each pack its own")
+        first.setdefault(m.name, m)
+    lineage = {}
+    for m in manifests:
+        levels, done, level = [], {m.name}, [m.name]
+        while level:
+            levels.append(level)
+            level = list(dict.fromkeys(n for p in level if p in first for n in first[p].needs if n not in done))
+            done |= set(level)
+        names.names.levels[m.name] = tuple(frozenset(level) for level in levels)
+        lineage[m.name] = tuple(p for level in levels for p in level)
+    return lineage
 
 
 def _rule_files(m: Manifest, diags: list[Diagnostic]) -> list[Path]:
-    """The rules files the pack's globs match (never under tests/, never outside
-    the pack folder); folders that cannot be listed are reported, not skipped."""
+    """The rules files the pack's globs match (never under tests/, never in a pack
+    folder inside this one, never outside the pack folder); folders that cannot be
+    listed are reported, not skipped."""
     for folder, reason in unreadable_folders(m.path):
         diags.append(Diagnostic(folder, Span(), "SW220", f"cannot read folder: {reason}",
                                 "rules files in it would be missing; check its permissions"))
@@ -457,167 +476,94 @@ def _rule_files(m: Manifest, diags: list[Diagnostic]) -> list[Path]:
         except (ValueError, NotImplementedError, OSError):
             continue  # a pattern glob cannot use matches nothing
         for p in found:
-            if file_kind(p) == "file" and "tests" not in p.relative_to(m.path).parts and inside(m.path, p):
+            parts = p.relative_to(m.path).parts
+            if file_kind(p) == "file" and "tests" not in parts and inside(m.path, p) and \
+                    not any(file_kind(m.path.joinpath(*parts[:i]) / "pack.yaml") == "file" for i in range(1, len(parts))):
                 files.add(p)
     return sorted(files)
 
 
 def _equivalences(manifests: list[Manifest], names: PackNames, diags: list[Diagnostic]) -> None:
-    """Each name of a group counts as every other name of it (terrains and
-    symbols alike): `terrain is forest` also holds on a mushroom forest."""
+    """Each name of a group counts as every other name of it (terrains and symbols alike): `terrain
+    is forest` also holds on a mushroom forest. A group names at least one terrain or symbol of its
+    pack or of the packs it requires (SW257); names of packs outside the mix are left out until a
+    mix brings them (a bundled pack's names only: any other is misspelt, SW238)."""
     known = names.terrains | names.symbols
+    vocab = {m.name: m.terrains | m.symbols for m in manifests}
     for m in manifests:
         rd = Reader(str(m.path / "pack.yaml"), diags)
+        own = {n for level in names.names.levels.get(m.name, ()) for p in level for n in vocab.get(p, ())}
         for group, node in m.equivalences:
-            unknown = [n for n in group if n not in known]
+            unknown = [n for n in group if n not in known and n not in _bundled_vocabulary()]
             if unknown:
                 rd.error(node, "SW238", f"equivalence names unknown terrain or symbol '{unknown[0]}'",
-                         did_you_mean(unknown[0], known) or "declare it under `terrains:` or `symbols:`")
-                continue
-            for n in group:
-                names.alike[n] = names.alike.get(n, frozenset({n})) | frozenset(group)
-
-
-def _setups(manifests: list[Manifest], ranked: list[Manifest], names: PackNames, diags: list[Diagnostic],
-            sources: dict[str, str], limits: dict[str, int]) -> dict[int, Setup]:
-    """Each player count's setup from the first pack in `ranked` that gives one (a pack's own
-    setups win over those of the packs it requires); the placements and pools of every pack.
-    A setup may draw its own pack's modular boards or those of any pack in play."""
-    setups: dict[int, Setup] = {}
-    bank = next((m.coins for m in ranked if m.coins), 1000)
-    placements: list[Placement] = []
-    pools: dict[str, tuple[str, ...]] = {}
-    known_pools = {name for m in manifests for name in m.pools}
-    for m in manifests:
-        rd = Reader(str(m.path / "pack.yaml"), diags)
-        for pl, node in m.placements:
-            vocab = names.symbols if pl.match_kind == "symbol" else names.terrains
-            if pl.match not in vocab:
-                rd.error(node, "SW232", f"placement on unknown {pl.match_kind} '{pl.match}'",
-                         did_you_mean(pl.match, vocab) or "")
-            elif pl.race and pl.race not in names.races:
-                rd.error(node, "SW232", f"placement of unknown race '{pl.race}'", did_you_mean(pl.race, names.races))
-            elif pl.marker and pl.marker not in names.markers:
-                rd.error(node, "SW232", f"placement of unknown marker '{pl.marker}'",
-                         did_you_mean(pl.marker, names.markers))
-            elif pl.pool and pl.pool not in known_pools:
-                rd.error(node, "SW245", f"placement draws from unknown pool '{pl.pool}'",
-                         did_you_mean(pl.pool, known_pools) or "pools are declared in pack.yaml under `pools:`")
-            elif pl.marker and pl.count > limits.get(pl.marker, pl.count):
-                rd.error(node, "SW242", f"{pl.count} {pl.marker} per region, and the box holds "
-                         f"{limits[pl.marker]}", "lower `count`, or raise the marker's `limit`")
+                         did_you_mean(unknown[0], known | _bundled_vocabulary())
+                         or "declare it under `terrains:` or `symbols:`")
+            elif own.isdisjoint(group):
+                rd.error(node, "SW257", "the equivalence names no terrain or symbol of this pack or of the packs it "
+                         "requires", "a pack says what its own names (or its required packs') count as")
             else:
-                placements.append(pl)
-        for name, members in m.pools.items():
-            for member, node in members:
-                if member not in names.markers:
-                    rd.error(node, "SW233", f"pool '{name}' names unknown marker '{member}'",
-                             did_you_mean(member, names.markers))
-            pools[name] = tuple(n for n, _ in members)
-    loaders, own = {}, {}
-    for m in ranked:
+                present = [n for n in group if n in known]
+                for n in present if len(present) > 1 else ():
+                    names.alike[n] = names.alike.get(n, frozenset({n})) | frozenset(present)
+
+
+@lru_cache(maxsize=1)
+def _bundled_vocabulary() -> frozenset[str]:
+    """The terrains and symbols the bundled packs declare: an equivalence may name them outside a mix."""
+    out: set[str] = set()
+    for folder in sorted(bundled_packs_dir().iterdir()):
+        if file_kind(folder / "pack.yaml") == "file":
+            m = read_manifest(folder, [], {})
+            if m is not None:
+                out |= m.terrains | m.symbols
+    return frozenset(out)
+
+
+def _team_scores(manifests: list[Manifest], setups: dict, lineage: dict[str, tuple[str, ...]],
+                 diags: list[Diagnostic]) -> None:
+    """`team_score` counts on the boards of its pack and of the packs requiring it: a setup there must
+    give teams (SW252)."""
+    for m in manifests:
+        if m.team_score and not any(s.teams for b, of in setups.items() if m.name in lineage[b] for s in of.values()):
+            Reader(str(m.path / "pack.yaml"), diags).warning(
+                m.team_score[1], "SW252", "`team_score` says how teams score, and no setup gives teams",
+                "give the players teams in their setups (`teams: [red, blue]`), or leave `team_score` out")
+
+
+def _chosen_board(manifests: list[Manifest], setups: dict, diags: list[Diagnostic]) -> str:
+    """The pack a mix pack names with `board:` (the last that names one): a pack of the mix (SW255)
+    that has setups (SW256); a pack that names another's board has no setups of its own (SW259)."""
+    chosen = ""
+    for m in manifests:
+        if m.board is None:
+            continue
         rd = Reader(str(m.path / "pack.yaml"), diags)
-        loaders[id(m)] = load = lambda rel, node, m=m, rd=rd: _map_file(m, rel, node, rd, names, diags, sources)
-        own[id(m)] = _boards(m, rd, load)
-    every = {size: boards for m in reversed(ranked) for size, boards in own[id(m)].items()}
-    for m in ranked:
-        rd = Reader(str(m.path / "pack.yaml"), diags)
-        load, layout = loaders[id(m)], {**every, **own[id(m)]}
-        for count, entry in m.setup.items():
-            if count in setups or ("map" not in entry and "boards" not in entry):
-                continue
-            board = None
-            if "map" in entry:
-                if not entry["map"][0]:
-                    continue
-                board = load(*entry["map"])
-                if board is None:
-                    continue
-            if count * (entry["coins"] or 0) > bank:
-                rd.error(entry["node"], "SW241", f"setup {count} deals {count} × {entry['coins']} coins and the "
-                         f"bank holds {bank}", "deal fewer coins, or put more in the box with `coins:`")
-                continue
-            seats = entry["seats"]
-            if seats and len(seats) != count:
-                rd.error(entry["node"], "SW237", f"setup {count} lists {len(seats)} seats",
-                         "give one list of tags per player, or leave `seats` out")
-            if entry["teams"] and len(entry["teams"]) != count:
-                rd.error(entry["node"], "SW250", f"setup {count} gives {len(entry['teams'])} teams",
-                         "give one team per player, in turn order, or leave `teams` out")
-            drawn = None
-            if "boards" in entry:
-                drawn = _drawn_boards(rd, layout, *entry["boards"])
-                if drawn is None:
-                    continue
-            setups[count] = Setup(count, board, entry["rounds"] or 10, entry["coins"] or 0,
-                                  tuple(placements), dict(pools), seats, drawn, entry["teams"])
-    return setups
+        name, node = m.board
+        packs = [x.name for x in manifests]
+        if name not in packs:
+            rd.error(node, "SW255", f"`board: {name}` names no pack of this mix",
+                     did_you_mean(name, packs) or "the packs of the mix: " + ", ".join(packs))
+        elif not setups.get(name):
+            rd.error(node, "SW256", f"pack '{name}' has no setup: it provides no board",
+                     "packs with setups: " + (", ".join(p for p in packs if setups.get(p)) or "none"))
+        else:
+            chosen = name
+            if name != m.name and m.setup:
+                rd.warning(node, "SW259", f"games of this pack are played on the board of {name}: its own `setup:` "
+                           "is never used", "leave out `board:` (or `setup:`), or write `board:` with the pack's "
+                           "own name")
+    return chosen
 
 
-def _map_file(m: Manifest, rel: str, node, rd: Reader, names: PackNames, diags: list[Diagnostic],
-              sources: dict[str, str]):
-    """A map file named in pack.yaml, loaded and checked (None if unusable)."""
-    path = pack_file(m, rel, node, rd, "map file")
-    if path is None:
-        return None
-    text = _read(path, diags, sources)
-    if text is None:
-        return None
-    board, errs = load_map(text, str(path), names.terrains, names.symbols)
-    diags.extend(errs)
-    return board
-
-
-def _boards(m: Manifest, rd: Reader, load) -> dict[str, tuple[tuple, ...]]:
-    """The pack's modular boards: size -> physical boards -> faces. Faces are
-    islands of one map in play, so their region ids must differ."""
-    out: dict[str, tuple[tuple, ...]] = {}
-    seen: dict[str, str] = {}
-    for size, boards in m.boards.items():
-        physical = []
-        for faces in boards:
-            loaded = []
-            for rel, node in faces:
-                face = load(rel, node) if rel else None
-                if face is None:
-                    continue
-                for region in face.regions:
-                    if region.id in seen and seen[region.id] != face.name:
-                        rd.error(node, "SW239", f"region '{region.id}' is on two board faces ({seen[region.id]} "
-                                 f"and {face.name})", "faces are islands of one map: give their regions "
-                                 "distinct ids, e.g. prefixed with the face's name")
-                    seen[region.id] = face.name
-                loaded.append(face)
-            if not faces:
-                rd.error(None, "SW239", f"a {size} board has no faces", "list its faces: `- [maps/a.yaml, maps/b.yaml]`")
-            if loaded:
-                physical.append(tuple(loaded))
-        out[size] = tuple(physical)
-    return out
-
-
-def _drawn_boards(rd: Reader, boards: dict, wanted: list, node) -> Layout | None:
-    """A setup's `boards: {size: count}` as a Layout of the pack's boards."""
-    sizes = []
-    for size, count in wanted:
-        if count is None:
-            return None
-        if size not in boards:
-            rd.error(node, "SW240", f"no {size} boards", did_you_mean(size, boards)
-                     or "declare them under `boards:` in pack.yaml")
-            return None
-        if count > len(boards[size]):
-            rd.error(node, "SW240", f"{count} {size} boards wanted, the pack has {len(boards[size])}",
-                     "a game draws different physical boards")
-            return None
-        sizes.append((size, count))
-    return Layout(tuple(sizes), boards)
-
-
-def load_ruleset(refs: list[str]) -> Ruleset:
-    """The ruleset of packs that must be valid (simulate, replay, test)."""
+def load_ruleset(refs: list[str], board: str | None = None, players: int | None = None) -> Ruleset:
+    """The ruleset of packs that must be valid (simulate, replay, test), on the board of the pack
+    `board`, or the default board for `players`."""
     loaded = load_packs(refs)
     errors = [d for d in loaded.diagnostics if d.is_error]
     if errors or loaded.ruleset is None:
         raise PackError(errors or [Diagnostic(",".join(refs), Span(), "SW222", "no pack loaded")])
-    return loaded.ruleset
+    if board is not None and board not in loaded.boards:
+        raise PackError([Diagnostic(",".join(refs), Span(), "SW255", f"no pack of the mix named '{board}' provides "
+                                    "a board", "boards: " + (", ".join(loaded.boards) or "none"))])
+    return loaded.ruleset_for(board, players) or loaded.ruleset

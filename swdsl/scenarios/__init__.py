@@ -10,7 +10,8 @@ value; a conquest cost or a coin count is explained.
 
 from swdsl.scenarios.actions import Failure, Outcome
 from swdsl.scenarios.document import read_file, scenario_files
-from swdsl.scenarios.play import load_file, run_scenario
+from swdsl.scenarios.play import load_file, run_scenario, scenario_ruleset
 from swdsl.scenarios.validate import validate
 
-__all__ = ["Failure", "Outcome", "load_file", "read_file", "run_scenario", "scenario_files", "validate"]
+__all__ = ["Failure", "Outcome", "load_file", "read_file", "run_scenario", "scenario_files", "scenario_ruleset",
+           "validate"]

@@ -11,6 +11,7 @@ import attrs
 from swdsl.diagnostics import Diagnostic, Span
 from swdsl.engine.legal import Action, ability_users, held_abilities, legal_actions
 from swdsl.engine.state import Game
+from swdsl.scenarios.names import key_of
 
 
 @attrs.define
@@ -107,9 +108,10 @@ def _choice(game: Game, kind: str, word: str, span: Span):
             return int(word[1:]) - 1
         raise ScenarioError(span, f"'{word}' is not a player (write p1, p2, …)")
     if kind == "power":
-        if word not in game.ruleset.powers:
+        key = key_of(game.ruleset, "power", word)
+        if key not in game.ruleset.powers:
             raise ScenarioError(span, f"unknown power '{word}'")
-        return word
+        return key
     if kind == "option":
         return word
     return region(game, word, span)

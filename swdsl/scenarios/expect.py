@@ -135,6 +135,11 @@ def check(path: Path, name: str, game: Game, exp: Mapping, at: Span) -> list[Fai
         got = queue[-len(want):] if want else []
         if got != want:
             fail("stack_bottom", f"stack_bottom: expected the banner queue to end with {want}, got {queue}")
+    if "discarded" in exp:
+        got = sorted(game.market.out + game.market.discard)
+        if got != sorted(exp["discarded"]):
+            fail("discarded", f"discarded (banners set aside, badges on the discard pile): expected "
+                              f"{sorted(exp['discarded'])}, got {got}")
     for tag, want in (exp.get("columns") or {}).items():
         column = next((game.market.columns[i] for i, tags in enumerate(game.ruleset.market.columns)
                        if str(tag) in tags), None)

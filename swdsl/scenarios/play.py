@@ -10,16 +10,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from swdsl.diagnostics import Diagnostic, Span
+from swdsl.diagnostics import Diagnostic, Span, did_you_mean
 from swdsl.engine.errors import ContentError, engine_bug
 from swdsl.engine.invariants import violations
 from swdsl.engine.legal import IllegalAction, apply
 from swdsl.engine.position import Position, PositionError
 from swdsl.engine.ruleset import Ruleset
+from swdsl.engine.setup import place_setup_pieces
 from swdsl.engine.state import Game
 from swdsl.scenarios.actions import Failure, Outcome, ScenarioError, parse_step, region
 from swdsl.scenarios.document import Mapping, Sequence, read_file, span_in
 from swdsl.scenarios.expect import check
+from swdsl.scenarios.names import keyed
 from swdsl.scenarios.validate import inline_board, validate
 
 
@@ -29,9 +31,33 @@ def load_file(path: Path, ruleset: Ruleset) -> tuple[list[Outcome], list[Diagnos
     return [run_scenario(path, sc, span, ruleset) for span, sc in found], diags
 
 
-def run_scenario(path: Path, sc: Mapping, at: Span, ruleset: Ruleset) -> Outcome:
+def scenario_ruleset(loaded, sc: Mapping, at: Span, path: Path, board: str | None = None
+                     ) -> tuple[Ruleset | None, list[Diagnostic]]:
+    """The ruleset a scenario of a pack (a LoadedPack) runs with: on the board its `given: board:`
+    names, else on `board` (`swdsl test --board`), else the mix's default for its player count."""
+    given = sc.get("given")
+    given = given if isinstance(given, Mapping) else Mapping()
+    want = given.get("board")
+    if want is not None:
+        if str(want) not in loaded.boards:
+            return None, [Diagnostic(str(path), given.span("board", at), "SW405", f"unknown board '{want}'",
+                                     did_you_mean(str(want), loaded.boards) or "the packs of the mix that provide a "
+                                     "board: " + (", ".join(loaded.boards) or "none"))]
+        return loaded.ruleset_for(str(want)), []
+    players = given.get("players", 2)
+    return loaded.ruleset_for(board, players if isinstance(players, int) else None) or loaded.ruleset, []
+
+
+def run_scenario(path: Path, sc: Mapping, at: Span, rules, board: str | None = None) -> Outcome:
+    """Run a scenario with a Ruleset, or with a pack (a LoadedPack) on the board it wants
+    (`scenario_ruleset`)."""
     name = str(sc.get("name"))
     out = Outcome(str(path), name, at, str(sc.get("rule", "")), [])
+    ruleset, out.problems = (rules, []) if isinstance(rules, Ruleset) else scenario_ruleset(rules, sc, at, path, board)
+    if ruleset is None:
+        out.failures = [Failure(d.path, d.span, name, f"{d.code} {d.message} ({d.hint})") for d in out.problems]
+        return out
+    keyed(sc, ruleset)
     out.problems = validate(str(path), ruleset, sc, at)
     if any(d.is_error for d in out.problems):
         out.failures = [Failure(d.path, d.span, name, f"{d.code} {d.message}" + (f" ({d.hint})" if d.hint else ""))
@@ -73,7 +99,7 @@ def build(path: Path, given: Mapping, ruleset: Ruleset, at: Span) -> Game:
     """The scenario's position, built through the engine's Position API."""
     players = given.get("players", 2)
     setup = ruleset.setups[players]
-    board, pieces_too = setup.board, not given.get("empty_board")
+    board, pieces_too = None, not given.get("empty_board")  # None: the setup's own (its discards apply)
     if "map" in given:
         board, _ = inline_board(given, ruleset, f"{path} (inline map)")
         pieces_too = given.get("empty_board") is False
@@ -82,10 +108,13 @@ def build(path: Path, given: Mapping, ruleset: Ruleset, at: Span) -> Game:
         board = setup.layout.compose(tuple(faces[str(n)] for n in given["boards"]))  # type: ignore[union-attr]
     where = at
     try:
-        pos = Position(ruleset, players, board=board, setup_pieces=pieces_too)
+        laid_by_setup = pieces_too and any(pl.pool in (given.get("draws") or {}) for pl in setup.placements)
+        pos = Position(ruleset, players, board=board, setup_pieces=pieces_too and not laid_by_setup)
         pos.script("die", list(given.get("dice") or []))
         for pool, names in (given.get("draws") or {}).items():
             pos.script(str(pool), [str(n) for n in (names if isinstance(names, list) else [names])])
+        if laid_by_setup:  # `draws` of a pool the setup lays from: the setup draws them first
+            place_setup_pieces(pos.game)
         for seat, c in enumerate(given.get("coins") or []):
             where = span_in(given["coins"], seat, at)
             pos.coins(seat, c)

@@ -20,13 +20,15 @@ from swdsl.diagnostics import Diagnostic, Span, did_you_mean
 from swdsl.engine.ruleset import Ruleset
 from swdsl.packs.maps import load_map
 from swdsl.scenarios.document import Mapping, Sequence, span_in
+from swdsl.scenarios.names import ambiguous, key_of
 
 SCENARIO_KEYS = {"name", "rule", "given", "do", "expect"}
 GIVEN_KEYS = {"players", "map", "boards", "empty_board", "coins", "current", "round", "races", "markers", "dice",
-              "draws", "market", "market_coins", "pile", "columns", "phase", "face_down"}
+              "draws", "market", "market_coins", "pile", "columns", "phase", "face_down", "board"}
+FAMILIES = {"race": "race", "power": "power", "marker": "piece", "hidden": "pool"}  # names a mix may qualify
 EXPECT_KEYS = {"coins", "regions", "hand", "races", "cost", "legal", "illegal", "phase", "round", "current",
                "tray", "winner", "market", "market_coins", "stack_bottom", "pools", "hidden", "players", "vars",
-               "columns", "powers", "team_winner", "team_scores"}
+               "columns", "powers", "team_winner", "team_scores", "discarded"}
 RACE_KEYS = {"player", "race", "power", "declined", "hand", "regions", "turns", "vars"}
 REGION_FIELDS = {"race", "tokens", "markers", "player", "declined", "face_down"}
 RACE_FIELDS = {"hand", "declined", "regions", "power", "reserve", "pending"}  # and "var NAME"
@@ -66,10 +68,26 @@ class Validator:
         self.diags.append(Diagnostic(self.path, span, code, message, hint))
 
     def unknown(self, span: Span, what: str, name: Any, known: Iterable[str], hint: str = "") -> None:
+        family = FAMILIES.get(what.split()[0])
+        several = ambiguous(self.rs, family, name) if family else ()
+        if several:
+            self.error(span, "SW405", f"'{name}' names the {what} of several packs: {', '.join(several)}",
+                       f"write one of {', '.join(several)}")
+            return
         choices = sorted(str(k) for k in known)
         self.error(span, "SW405", f"unknown {what} '{name}'",
                    did_you_mean(str(name), choices) or hint or (f"known: {', '.join(choices[:12])}"
                                                                 + (", …" if len(choices) > 12 else "")))
+
+    def known(self, value: Any, span: Span, what: str, names: Iterable[Any], shown: Iterable[str] = ()) -> bool:
+        """`value` names one of `names` (SW403 if it is no name at all, SW405 if it is unknown)."""
+        if not isinstance(value, (str, int)) or isinstance(value, bool):
+            self.error(span, "SW403", f"a {what} is a name, not {_described(type(value))}", "see docs/scenarios.md")
+            return False
+        if value not in names:
+            self.unknown(span, what, value, shown or names)
+            return False
+        return True
 
     def keys(self, m: Mapping, known: set[str], what: str) -> None:
         for key in m:
@@ -174,8 +192,7 @@ class Validator:
                     span = markers.key_spans[rid]
                     self.region(rid, span, regions)
                     for name in names if isinstance(names, list) else [names]:
-                        if name not in rs.markers:
-                            self.unknown(span, "marker", name, rs.markers)
+                        self.known(name, span, "marker", rs.markers)
         return players, regions
 
     def coins(self, m: Mapping, at: Span, players: int) -> None:
@@ -210,12 +227,12 @@ class Validator:
             if not (isinstance(combo, list) and len(combo) == 2):
                 self.error(span, "SW403", "a market entry is a [Race, Power] pair")
                 continue
-            if combo[0] not in self.rs.races:
-                self.unknown(span, "race", combo[0], self.rs.banners)
-            if combo[1] not in self.rs.powers:
-                self.unknown(span, "power", combo[1], self.rs.powers)
-        for i, c in enumerate(given.get("market_coins") or []):
-            self.count(c, span_in(given["market_coins"], i, at), "market coins")
+            self.known(combo[0], span, "race", self.rs.races, self.rs.banners)
+            self.known(combo[1], span, "power", self.rs.powers)
+        coins = given.get("market_coins") or []
+        if self.shape(coins, list, given.span("market_coins", at), "`market_coins`"):
+            for i, c in enumerate(coins):
+                self.count(c, span_in(coins, i, at), "market coins")
         columns = given.get("columns") or Mapping()
         if self.shape(columns, dict, given.span("columns", at), "`columns`"):
             tags = {t for c in self.rs.market.columns for t in c}
@@ -225,13 +242,11 @@ class Validator:
                     self.unknown(span, "market column tag", tag, tags)
                 elif self.shape(names, list, span, f"column {tag}"):
                     for name in names:
-                        if name not in self.rs.races:
-                            self.unknown(span, "race", name, self.rs.banners)
+                        self.known(name, span, "race", self.rs.races, self.rs.banners)
         pile = given.get("pile") or []
         if self.shape(pile, list, given.span("pile", at), "`pile`"):
             for i, power in enumerate(pile):
-                if power not in self.rs.powers:
-                    self.unknown(span_in(pile, i, at), "power", power, self.rs.powers)
+                self.known(power, span_in(pile, i, at), "power", self.rs.powers)
 
     def races(self, given: Mapping, at: Span, players: int, regions: set[str] | None) -> None:
         specs = given.get("races") or []
@@ -247,21 +262,22 @@ class Validator:
                 continue
             self.keys(spec, RACE_KEYS, "a race")
             name = spec.get("race")
-            if name not in self.rs.races:
-                self.unknown(spec.span("race", span), "race", name, self.rs.races)
+            if not self.known(name, spec.span("race", span), "race", self.rs.races):
                 continue
             neutral = self.rs.races[name].neutral
             if not neutral:
                 seat = spec.get("player", 1)
-                if self.count(seat, spec.span("player", span), "player", 1) and seat > players:
+                if not self.count(seat, spec.span("player", span), "player", 1):
+                    continue
+                if seat > players:
                     self.error(spec.span("player", span), "SW406", f"player {seat} does not exist ({players} players)")
                 if not spec.get("declined"):
                     if seat in actives:
                         self.error(span, "SW406", f"player {seat} is given two active races")
                     actives.add(seat)
                 power = spec.get("power")
-                if power is not None and power not in self.rs.powers:
-                    self.unknown(spec.span("power", span), "power", power, self.rs.powers)
+                if power is not None and not self.known(power, spec.span("power", span), "power", self.rs.powers):
+                    power = None
                 elif power is not None and power in seen_powers:
                     self.error(spec.span("power", span), "SW406", f"power '{power}' is given to two races")
                 seen_powers.add(power)
@@ -324,7 +340,7 @@ class Validator:
                 for c, word in zip(ab.choose if ab else (), args[1:]):
                     if c.kind == "region":
                         self.region(word, span, regions)
-                    elif c.kind == "power" and word not in self.rs.powers:
+                    elif c.kind == "power" and key_of(self.rs, "power", word) not in self.rs.powers:
                         self.unknown(span, "power", word, self.rs.powers)
         elif kind == "choose":
             if not args:
@@ -336,8 +352,15 @@ class Validator:
         if not self.shape(exp, dict, at, "`expect`"):
             return
         self.keys(exp, EXPECT_KEYS, "expect")
-        if "coins" in exp:
+        for key, value in exp.items():
+            if value is None:
+                self.error(exp.span(key, at), "SW403", f"`{key}` is empty", "give the value it expects, or leave "
+                           "the key out (docs/scenarios.md)")
+        if exp.get("coins") is not None:
             self.coins(exp, at, players)
+        if exp.get("winner") is not None:
+            self.count(exp["winner"], exp.span("winner", at), "`winner` (a player number)", 1)
+        self.expected_market(exp, at)
         for key in ("hand", "round", "current"):
             if key in exp:
                 self.shape(exp[key], int, exp.span(key, at), f"`{key}`")
@@ -346,13 +369,21 @@ class Validator:
             if self.shape(value, dict, exp.span(key, at), f"`{key}`"):
                 for rid, want in value.items():
                     self.region(rid, value.key_spans[rid], regions)
-                    if key == "regions" and isinstance(want, Mapping):
+                    if key == "cost":
+                        self.shape(want, int, value.key_spans[rid], f"the cost of region {rid}")
+                    elif isinstance(want, Mapping):
                         self.keys(want, REGION_FIELDS, f"region {rid}")
+                    elif want != "empty":
+                        self.error(value.key_spans[rid], "SW403", f"region {rid} is expected as a mapping of its "
+                                   "fields, or `empty`", "see docs/scenarios.md")
         races = exp.get("races") or Mapping()
         if self.shape(races, dict, exp.span("races", at), "`races`"):
             for name, want in races.items():
                 if name not in self.rs.races:
                     self.unknown(races.key_spans[name], "race", name, self.rs.races)
+                if want != "gone" and want is not None and not isinstance(want, Mapping):
+                    self.error(races.key_spans[name], "SW403", f"the race {name} is expected as a mapping of its "
+                               "fields, or `gone`", "see docs/scenarios.md")
                 if isinstance(want, Mapping):
                     for key in want:
                         if key not in RACE_FIELDS and not str(key).startswith("var "):
@@ -373,7 +404,14 @@ class Validator:
                                    "{action: …, reason: …}")
         if "phase" in exp and exp["phase"] not in EXPECTED_PHASES:
             self.unknown(exp.span("phase", at), "phase", exp["phase"], EXPECTED_PHASES)
-        for key, what, known in (("tray", "race", self.rs.races), ("pools", "marker", self.rs.markers)):
+        discarded = exp.get("discarded") or []
+        if self.shape(discarded, list, exp.span("discarded", at), "`discarded`"):
+            for name in discarded:
+                if name not in self.rs.races and name not in self.rs.powers:
+                    self.unknown(exp.key_spans.get("discarded", at), "race or power", name,
+                                 set(self.rs.banners) | set(self.rs.powers))
+        for key, what, known in (("tray", "race", self.rs.races), ("pools", "marker", self.rs.markers),
+                                 ("hidden", "hidden pool", {p for st in self.rs.setups.values() for p in st.pools})):
             counts = exp.get(key) or Mapping()
             if self.shape(counts, dict, exp.span(key, at), f"`{key}`"):
                 for name, n in counts.items():
@@ -409,13 +447,27 @@ class Validator:
                                  "" if tags else "the market has one column: use `market` and `stack_bottom`")
                 if self.shape(banners, list, columns.span(tag, span), f"the column {tag}"):
                     for name in banners:
-                        if name not in self.rs.races:
-                            self.unknown(span, "race", name, self.rs.banners)
+                        self.known(name, span, "race", self.rs.races, self.rs.banners)
         powers = exp.get("powers") or []
         if self.shape(powers, list, exp.span("powers", at), "`powers`"):
             for i, name in enumerate(powers):
-                if name not in self.rs.powers:
-                    self.unknown(span_in(powers, i, at), "power", name, self.rs.powers)
+                self.known(name, span_in(powers, i, at), "power", self.rs.powers)
+
+    def expected_market(self, exp: Mapping, at: Span) -> None:
+        """`market` lists [Race, Power] pairs, `market_coins` numbers, `stack_bottom` banners."""
+        combos = exp.get("market") or []
+        if self.shape(combos, list, exp.span("market", at), "`market`"):
+            for i, combo in enumerate(combos):
+                if not (isinstance(combo, list) and len(combo) == 2):
+                    self.error(span_in(combos, i, at), "SW403", "a market entry is a [Race, Power] pair")
+        coins = exp.get("market_coins") or []
+        if self.shape(coins, list, exp.span("market_coins", at), "`market_coins`"):
+            for i, c in enumerate(coins):
+                self.count(c, span_in(coins, i, at), "market coins")
+        bottom = exp.get("stack_bottom") or []
+        if self.shape(bottom, list, exp.span("stack_bottom", at), "`stack_bottom`"):
+            for i, name in enumerate(bottom):
+                self.known(name, span_in(bottom, i, at), "race", self.rs.races, self.rs.banners)
 
     def teams(self, exp: Mapping, at: Span, players: int) -> None:
         """`team_winner` (a team, or a list of teams sharing the victory) and `team_scores`
@@ -443,8 +495,10 @@ class Validator:
 
 
 def _described(kind: type | tuple) -> str:
-    return {int: "a whole number", list: "a list", dict: "a mapping (key: value lines)", str: "text"}.get(
-        kind, "another kind of value")  # type: ignore[call-overload]
+    if isinstance(kind, type) and issubclass(kind, dict):
+        kind = dict
+    return {int: "a whole number", list: "a list", dict: "a mapping (key: value lines)", str: "text",
+            type(None): "nothing"}.get(kind, "another kind of value")  # type: ignore[call-overload]
 
 
 def validate(path: str, ruleset: Ruleset, scenario: Mapping, at: Span) -> list[Diagnostic]:
