@@ -74,10 +74,6 @@ class Names:
         """The name a qualified key is shown by (its short name); '' for a short key."""
         return split(key)[1] if SEP in key else ""
 
-    def clashes(self, family: str) -> dict[str, list[str]]:
-        """Short names several packs declare, with those packs."""
-        return {s: packs for s, packs in self.declared.get(family, {}).items() if len(packs) > 1}
-
     def lookup(self, family: str, name: str, pack: str = "") -> Lookup:
         """What `name`, written in `pack` (or in no pack: a scenario, the command line), means."""
         qualifier, short = split(name)

@@ -43,7 +43,7 @@ def declare(decls: list[ast.Decl], manifests: list, names: PackNames,
         names.names.declare(family, pack, d.name)
     table = names.names
     for (family, pack, short), d in own.items():
-        others = [p for p in table.clashes(family).get(short, []) if p != pack]
+        others = [p for p in table.declared[family][short] if p != pack]
         if others:
             keys = [table.key(family, p, short) for p in table.declared[family][short]]
             diags.append(Diagnostic(d.path, d.name_span, "SW181", f"{d.kind} '{short}' is also declared by "
@@ -53,7 +53,7 @@ def declare(decls: list[ast.Decl], manifests: list, names: PackNames,
     for m in manifests:
         rd = Reader(str(m.path / "pack.yaml"), diags)
         for pool in m.pools:
-            others = [p for p in table.clashes("pool").get(pool, []) if p != m.name]
+            others = [p for p in table.declared.get("pool", {}).get(pool, []) if p != m.name]
             if others:
                 rd.warning(m.nodes.get(pool), "SW181", f"pool '{pool}' is also declared by {', '.join(others)}: both "
                            f"are kept, this one as {table.key('pool', m.name, pool)}",
