@@ -89,6 +89,14 @@ class Validator:
             return False
         return True
 
+    def name_list(self, m: Mapping, key: str, at: Span, what: str, names: Iterable[Any],
+                  shown: Iterable[str] = ()) -> None:
+        """`key` lists names of one kind (`pile`, `powers`, `stack_bottom`)."""
+        items = m.get(key) or []
+        if self.shape(items, list, m.span(key, at), f"`{key}`"):
+            for i, name in enumerate(items):
+                self.known(name, span_in(items, i, at), what, names, shown)
+
     def keys(self, m: Mapping, known: set[str], what: str) -> None:
         for key in m:
             if key not in known:
@@ -243,10 +251,7 @@ class Validator:
                 elif self.shape(names, list, span, f"column {tag}"):
                     for name in names:
                         self.known(name, span, "race", self.rs.races, self.rs.banners)
-        pile = given.get("pile") or []
-        if self.shape(pile, list, given.span("pile", at), "`pile`"):
-            for i, power in enumerate(pile):
-                self.known(power, span_in(pile, i, at), "power", self.rs.powers)
+        self.name_list(given, "pile", at, "power", self.rs.powers)
 
     def races(self, given: Mapping, at: Span, players: int, regions: set[str] | None) -> None:
         specs = given.get("races") or []
@@ -448,10 +453,7 @@ class Validator:
                 if self.shape(banners, list, columns.span(tag, span), f"the column {tag}"):
                     for name in banners:
                         self.known(name, span, "race", self.rs.races, self.rs.banners)
-        powers = exp.get("powers") or []
-        if self.shape(powers, list, exp.span("powers", at), "`powers`"):
-            for i, name in enumerate(powers):
-                self.known(name, span_in(powers, i, at), "power", self.rs.powers)
+        self.name_list(exp, "powers", at, "power", self.rs.powers)
 
     def expected_market(self, exp: Mapping, at: Span) -> None:
         """`market` lists [Race, Power] pairs, `market_coins` numbers, `stack_bottom` banners."""
@@ -464,10 +466,7 @@ class Validator:
         if self.shape(coins, list, exp.span("market_coins", at), "`market_coins`"):
             for i, c in enumerate(coins):
                 self.count(c, span_in(coins, i, at), "market coins")
-        bottom = exp.get("stack_bottom") or []
-        if self.shape(bottom, list, exp.span("stack_bottom", at), "`stack_bottom`"):
-            for i, name in enumerate(bottom):
-                self.known(name, span_in(bottom, i, at), "race", self.rs.races, self.rs.banners)
+        self.name_list(exp, "stack_bottom", at, "race", self.rs.races, self.rs.banners)
 
     def teams(self, exp: Mapping, at: Span, players: int) -> None:
         """`team_winner` (a team, or a list of teams sharing the victory) and `team_scores`
