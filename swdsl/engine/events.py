@@ -63,12 +63,15 @@ def fire(game: Game, event: str, inst: RaceInst | None, **bindings) -> None:
     triggers of the player's other races and the `by anyone` triggers of every
     other race. A chain deeper than MAX_TRIGGER_DEPTH stops (a pack cannot loop
     forever)."""
-    if event not in game.ruleset.heard_events:
+    rs = game.ruleset
+    if event not in rs.heard_events:
         return
-    triggers = game.ruleset.rule_triggers.get(event, ())
+    triggers = rs.rule_triggers.get(event, ())
     if inst is not None:
-        triggers = triggers + _own_triggers(game, inst, event)
-    listeners = _listeners(game, event, inst) if event in game.ruleset.wide_events else ()
+        own = _own_triggers(game, inst, event) if rs.held_events or game.bound_powers else inst.triggers.get(event)
+        if own:
+            triggers = triggers + own if triggers else own
+    listeners = _listeners(game, event, inst) if event in rs.wide_events else ()
     turn = game.turn
     if not (triggers or listeners) or turn.depth >= MAX_TRIGGER_DEPTH:
         return

@@ -25,7 +25,7 @@ import functools
 import random
 from collections import Counter
 from collections.abc import Callable
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 from swdsl.engine import caches, market, pieces, turn
 from swdsl.engine.content import Choice
@@ -286,7 +286,7 @@ def _always(game: Game, inst: Any) -> bool:
 
 
 def _region(game: Game, a: Any) -> bool:
-    return isinstance(a, int) and not isinstance(a, bool) and 0 <= a < len(game.board)
+    return type(a) is int and 0 <= a < len(game.tokens)  # exactly an int: True is no region
 
 
 def _may_decline(game: Game, inst: RaceInst) -> bool:
@@ -450,19 +450,26 @@ def _near_target(game: Game, inst: RaceInst, r: int) -> tuple[Action, int] | Non
 
 def _verdict(game: Game, action: Action):
     """False if illegal; else a truthy verdict (the conquest cost for conquer/final)."""
-    kind, a, b = action.kind, action.a, action.b
-    rule = PHASES.get(game.turn.phase, {}).get(kind)
+    kind, a, b = action
+    rule = PHASES.get(game.turn.phase, _NO_KINDS).get(kind)
+    if rule is None or game.won_by is not None:  # a game that is over has no phase with kinds
+        return False
     inst: RaceInst = game.turn.acting  # type: ignore[assignment]
-    if rule is None or game.over or not rule.guard(game, inst):
+    if not rule.guard(game, inst):
         return False
     if kind in _WHOLE:
         return _whole_verdict(game, rule, inst, action)
-    if b is not None or (kind in _REGION_KINDS and not _region(game, a)) or (kind not in _REGION_KINDS
-                                                                            and kind != "pick" and a is not None):
+    if b is not None:
         return False
-    if kind != "pick" and not (rule.has(game, inst, a) if rule.has is not None else a in rule.options(game, inst)):
+    if kind in _REGION_KINDS:
+        if not (_region(game, a) and rule.has(game, inst, a)):  # type: ignore[misc]
+            return False
+    elif kind != "pick" and a is not None:
         return False
     return True if rule.allows is None else rule.allows(game, inst, a)
+
+
+_NO_KINDS: dict[str, Kind] = {}
 
 
 @caches.reads
@@ -502,11 +509,9 @@ def apply_legal(game: Game, action: Action, cost: int | None = None) -> None:
     kind = action.kind
     t = game.turn
     t.runs = 0
-    inst = cast(RaceInst, t.acting)
-    if kind == "pick":
-        turn.pick(game, cast(int, action.a))
-    elif kind == "ability":
-        use_ability(game, inst, cast(str, action.a), cast(tuple, action.b))
+    inst: RaceInst = t.acting  # type: ignore[assignment]
+    if kind in _REGION_KINDS:
+        _apply_to_region(game, inst, kind, action.a, cost)  # type: ignore[arg-type]
     elif kind == "end":
         if t.phase == "conquer":
             turn.end_conquests(game)
@@ -516,15 +521,17 @@ def apply_legal(game: Game, action: Action, cost: int | None = None) -> None:
             if t.phase == "start":
                 turn.start_of_turn(game)
             turn.advance(game)
+    elif kind == "pick":
+        turn.pick(game, action.a)  # type: ignore[arg-type]
+    elif kind == "ability":
+        use_ability(game, inst, action.a, action.b)  # type: ignore[arg-type]
     elif kind == "decline":
         turn.decline(game, inst)
         turn.advance(game)
     elif kind == "choose":
-        turn.decide(game, cast(tuple, action.b))
-    elif kind == "pass":
+        turn.decide(game, action.b)  # type: ignore[arg-type]
+    else:  # pass
         turn.decide(game, None) if t.phase == "choose" else turn.advance(game)
-    else:
-        _apply_to_region(game, inst, kind, cast(int, action.a), cost)
     after = game.turn
     if after.decisions and after.phase != "choose" and not game.over:
         turn.ask(game, (after.phase, after.acting, after.actor))
@@ -532,13 +539,7 @@ def apply_legal(game: Game, action: Action, cost: int | None = None) -> None:
 
 def _apply_to_region(game: Game, inst: RaceInst, kind: str, r: int, cost: int | None) -> None:
     t = game.turn
-    if kind in ("conquer", "final"):
-        cost = conquest_cost(game, inst, r) if cost is None else cost
-        (turn.conquer if kind == "conquer" else turn.final_attempt)(game, inst, r, cost)
-    elif kind == "abandon":
-        pieces.vacate(game, inst, r)
-        t.abandoned = True
-    elif kind == "place":
+    if kind == "place":  # the commonest action first
         game.tokens[r] += 1
         if t.phase == "defend":
             inst.pending -= 1
@@ -547,7 +548,13 @@ def _apply_to_region(game: Game, inst: RaceInst, kind: str, r: int, cost: int | 
         else:
             inst.hand -= 1
             t.placed.add(r)
-    elif kind == "gather":
+    elif kind == "conquer" or kind == "final":
+        cost = conquest_cost(game, inst, r) if cost is None else cost
+        (turn.conquer if kind == "conquer" else turn.final_attempt)(game, inst, r, cost)
+    elif kind == "abandon":
+        pieces.vacate(game, inst, r)
+        t.abandoned = True
+    else:  # gather
         keep = region_minimum(game, inst, r)
         inst.hand += game.tokens[r] - keep
         game.tokens[r] = keep

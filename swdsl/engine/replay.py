@@ -7,8 +7,6 @@ import hashlib
 import json
 from typing import Any
 
-import attrs
-
 from swdsl.engine.legal import Action, apply
 from swdsl.engine.ruleset import Ruleset
 from swdsl.engine.setup import new_game
@@ -64,7 +62,7 @@ def snapshot(game: Game) -> dict[str, Any]:
         "vars": sorted(game.vars.items()),
         "script": sorted(game.script.items()), "rng": hashlib.sha256(repr(game.rng.getstate()).encode()).hexdigest(),
         "turn": [t.phase, t.actor, _id(t.acting), [[s, _id(i)] for s, i in t.queue],
-                 [list(attrs.astuple(c)) for c in t.log],
+                 [list(c) for c in t.log],
                  sorted(_race(i) for i in t.gone.values()), sorted(map(list, t.uses.items()), key=str), t.die,
                  t.conquered, t.abandoned, t.picked, t.revealed, t.declined, sorted(t.gathered), sorted(t.placed),
                  sorted(t.readied.items()),
@@ -91,17 +89,22 @@ def actions_of(rec: dict) -> list[Action]:
     the first malformed one."""
     out = []
     for i, raw in enumerate(rec.get("actions", ())):
-        if not isinstance(raw, list) or not 1 <= len(raw) <= 3 or not isinstance(raw[0], str):
+        if type(raw) is not list or not 1 <= len(raw) <= 3 or type(raw[0]) is not str:
             raise ValueError(f"action {i + 1} is not a [kind, a, b] list")
         a = raw[1] if len(raw) > 1 else None
         b = raw[2] if len(raw) > 2 else None
-        if not (a is None or isinstance(a, (int, str)) and not isinstance(a, bool)):
+        if type(a) not in _ARGUMENT:
             raise ValueError(f"action {i + 1} has an argument that is not a number or a name")
-        if not (b is None or isinstance(b, (list, tuple)) and all(isinstance(x, (int, str)) and not isinstance(x, bool)
-                                                       for x in b)):
-            raise ValueError(f"action {i + 1} has choices that are not numbers or names")
-        out.append(Action(raw[0], a, tuple(b) if b is not None else None))
+        if b is not None:
+            if type(b) not in (list, tuple) or not all(type(x) in _CHOICE for x in b):
+                raise ValueError(f"action {i + 1} has choices that are not numbers or names")
+            b = tuple(b)
+        out.append(Action(raw[0], a, b))
     return out
+
+
+_CHOICE = {int, str}  # exact types: a bool (a subclass of int) is no number here
+_ARGUMENT = _CHOICE | {type(None)}
 
 
 def replay(ruleset: Ruleset, rec: dict) -> Game:

@@ -10,7 +10,7 @@ compiled ruleset and the board (never copied), so search bots can play ahead.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 
@@ -138,9 +138,8 @@ class Decision:
     bindings: dict[str, Any] = attrs.field(eq=False)
 
 
-@attrs.frozen
-class Conquest:
-    """One entry of the turn's conquest log."""
+class Conquest(NamedTuple):
+    """One entry of the turn's conquest log (a tuple: one is made per conquest)."""
 
     region: int
     attacker: int
@@ -216,7 +215,7 @@ class Game:
     won_by: int | None = None  # the seat a rule gave the game to (`win the game`)
     destroyed: dict[str, int] = attrs.field(factory=dict)  # per race: tokens out of the game for good (`destroy`)
     reading_adjacency: set[int] = attrs.field(factory=set)  # races whose region.adjacent rules are being read
-    folding: set[tuple] = attrs.field(factory=set)  # the stats being folded now, with their race and bindings
+    folding: list[tuple] = attrs.field(factory=list)  # the stats being folded now: (stat, race, bindings)
 
     @property
     def over(self) -> bool:

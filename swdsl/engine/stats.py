@@ -161,16 +161,18 @@ class Plan(NamedTuple):
 
 def plan(game: Game, stat: str, inst: RaceInst | None) -> Plan:
     """The race's plan for `stat` (edition rules only for nobody), checked against what it was made from."""
+    if inst is not None:
+        p = inst.fold_cache.get(stat)
+        if p is not None and p.race is inst.race and p.power is inst.power and p.declined is inst.declined \
+                and p.bound is bool(game.bound_powers) and caches.ON:
+            return p
     bound = bool(game.bound_powers)
     if not caches.ON:
         return _make_plan(game, stat, inst, bound)
     if inst is None:
         p = game.ruleset.plans.get((stat, id(None), id(None), False, bound))
         return p if p is not None else _shared_plan(game, stat, None, bound)
-    p = inst.fold_cache.get(stat)
-    if p is None or p.bound is not bound or p.race is not inst.race or p.power is not inst.power \
-            or p.declined is not inst.declined:
-        p = inst.fold_cache[stat] = _shared_plan(game, stat, inst, bound)
+    p = inst.fold_cache[stat] = _shared_plan(game, stat, inst, bound)
     return p
 
 
@@ -213,13 +215,14 @@ def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, A
             if game.ruleset.reorders:
                 mods = tuple(sorted(mods, key=_late))
     if mods:
-        key = (stat, id(inst), *(id(v) if isinstance(v, RaceInst) else v for v in b.values()))
-        if key not in game.folding:  # a rule of this stat that asks for the stat itself reads its base
-            game.folding.add(key)
+        folding = game.folding
+        # a rule of this stat that asks for the stat itself (same race, same bindings) reads its base
+        if not folding or not any(s == stat and i is inst and fb == b for s, i, fb in folding):
+            folding.append((stat, inst, b))
             try:
                 base = _folded(base, Ctx(game, inst, b), p, mods, parts)
             finally:
-                game.folding.discard(key)
+                folding.pop()
     if stat in _BOUNDED:
         return _bounded(STATS[stat], base, parts)
     return base
@@ -258,11 +261,15 @@ def _held_mods(game: Game, stat: str, inst: RaceInst | None) -> list[Modifier]:
 
 
 def _bounded(entry: Stat, value: Any, parts: list | None) -> Any:
-    for name, bound in (("floor", entry.floor), ("cap", entry.cap)):
-        if bound is not None and (value < bound if name == "floor" else value > bound):
-            if parts is not None:
-                parts.append((name, "set", bound, value, bound))
-            value = bound
+    floor, cap = entry.floor, entry.cap
+    if floor is not None and value < floor:
+        if parts is not None:
+            parts.append(("floor", "set", floor, value, floor))
+        value = floor
+    if cap is not None and value > cap:
+        if parts is not None:
+            parts.append(("cap", "set", cap, value, cap))
+        value = cap
     return value
 
 

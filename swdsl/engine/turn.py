@@ -254,9 +254,11 @@ def start_of_turn(game: Game) -> None:
 
 def _offers(game: Game, inst: RaceInst | None, phase: str) -> bool:
     """Does `inst` have an ability of `phase` it could use now? (Only asked when some content has one.)"""
-    from swdsl.engine.legal import ability_actions
+    if inst is None or phase not in game.ruleset.ability_phases:
+        return False
+    from swdsl.engine.legal import ability_actions  # legal.py imports this module
 
-    return inst is not None and phase in game.ruleset.ability_phases and bool(ability_actions(game, inst, phase))
+    return bool(ability_actions(game, inst, phase))
 
 
 def advance(game: Game) -> None:
@@ -407,6 +409,8 @@ def start_defence(game: Game) -> bool:
             game.markers[r].append(piece)
         elif name in game.pools:
             game.pools[name] += 1
+    if not any(inst.pending > 0 for inst in game.races.values()):  # most turns: nobody to redeploy
+        return False
     n = len(game.players)
     for k in range(1, n + 1):
         seat = (game.current + k) % n
