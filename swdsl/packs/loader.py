@@ -385,8 +385,7 @@ def load_packs(refs: list[str]) -> LoadedPack:
     for m in manifests:
         if m.name in mix.played_on:
             diags.extend(first_conquest_warnings(mix.ruleset(m.name), [m]))
-    if len(manifests) > 1:
-        diags.extend(mix_findings(mix, unique, manifests))
+    diags.extend(mix_findings(mix, unique, manifests))  # a single pack too: a race no column takes
     if manifests and not mix.boards:
         diags.append(Diagnostic(str(manifests[0].path / "pack.yaml"), Span(), "SW231", "no setup for any player count",
                                 "add `setup:` with at least one player count", "warning"))

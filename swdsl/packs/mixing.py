@@ -110,9 +110,9 @@ class Mix:
         return self.alike.get(name, frozenset({name}))
 
     def discarded(self, board: str | None, players: int) -> dict[tuple[str, str], list[str]]:
-        """The races and powers (kind, key) of packs the board's pack does not build on that make no
-        sense on `board`'s setup for `players`, each with why: what it needs and none of which can be
-        there, or that it fits no column of the market."""
+        """The races and powers (kind, key) that are never on offer on `board`'s setup for `players`,
+        each with why: of packs the board's pack does not build on, those that need what cannot be
+        there; of every pack, a race that fits no column of the market."""
         key = (board or "", players)
         if key not in self._discards:
             setup = self.setups.get(board or "", {}).get(players)
@@ -130,9 +130,9 @@ class Mix:
         others = [c for c in self.contents if c.kind in ITEMS and not c.neutral
                   and self.home.get((c.kind, c.name)) not in self.lineage.get(board or "", ())]
         market = self.first(self.markets, board) or Market()
-        unfit = {(c.kind, c.name): ["it carries no tag of the market's columns ("
+        unfit = {(c.kind, c.name): [_NO_COLUMN + " ("
                                     + "; ".join(map(", ".join, market.columns)) + ")"]
-                 for c in others if c.kind == "race" and market.column_for(c.tags) is None}
+                 for c in self.contents if c.kind == "race" and not c.neutral and market.column_for(c.tags) is None}
         items = [(c.kind, c.name) for c in others if self.tests.get((c.kind, c.name)) and (c.kind, c.name) not in unfit]
         out: dict[tuple[str, str], list[str]] = dict(unfit)
         while True:  # an item discarded puts nothing on the map: what depends only on that goes too
@@ -169,6 +169,9 @@ def _hits(pl: Placement, region: Region) -> bool:
     return bool(pl.alike) and (region.terrain in pl.alike or not pl.alike.isdisjoint(region.symbols))
 
 
+_NO_COLUMN = "it carries no tag of the market's columns"
+
+
 @attrs.frozen
 class Where:
     """Where a finding points: a file and a span."""
@@ -192,9 +195,11 @@ def findings(mix: Mix, where: dict[tuple[str, str], Where], vocab: dict[str, lis
         w = where[(kind, key)]
         if len(lost) == len(plays):
             why = next(iter(lost.values()))
-            out.append(Diagnostic(w.path, w.span, "SW184", f"{kind} '{key}' makes no sense on any board of this mix: "
-                                  + "; ".join(why), "it never reaches the market; declare an equivalence in pack.yaml "
-                                  "if a terrain or symbol of these boards plays the part of the one it tests", "warning"))
+            hint = ("give it a tag of a column (`tags …`), or make it `neutral` if it is never meant to be "
+                    "picked" if why[0].startswith(_NO_COLUMN) else "declare an equivalence in pack.yaml if a "
+                    "terrain or symbol of these boards plays the part of the one it tests")
+            out.append(Diagnostic(w.path, w.span, "SW184", f"{kind} '{key}' is never on offer, on any board: "
+                                  + "; ".join(why), hint, "warning"))
             continue
         for b in mix.played_on:
             counts = [n for (bb, n) in lost if bb == b]
