@@ -457,8 +457,10 @@ def _verdict(game: Game, action: Action):
     inst: RaceInst = game.turn.acting  # type: ignore[assignment]
     if not rule.guard(game, inst):
         return False
+    if kind == "conquer" or kind == "final":  # one price, nothing worth keeping: no reading scope
+        return b is None and _region(game, a) and rule.allows(game, inst, a)  # type: ignore[misc]
     if kind in _WHOLE:
-        return _whole_verdict(game, rule, inst, action)
+        return _whole_verdict(game, inst, action)
     if b is not None:
         return False
     if kind in _REGION_KINDS:
@@ -473,16 +475,13 @@ _NO_KINDS: dict[str, Kind] = {}
 
 
 @caches.reads
-def _whole_verdict(game: Game, rule: Kind, inst: RaceInst, action: Action):
-    """The verdict on an action its kind lists whole: an ability, a choice, a conquest."""
+def _whole_verdict(game: Game, inst: RaceInst, action: Action):
+    """The verdict on an ability or a choice (listed whole), read in one scope: an ability's
+    selection may ask a race's declared neighbours of every region."""
     kind, a, b = action
     if kind == "ability":
         return bool(ability_actions(game, inst, ABILITY_PHASE[game.turn.phase], action))
-    if kind == "choose":
-        return a is None and isinstance(b, tuple) and action in decision_actions(game)
-    if b is not None or not _region(game, a):
-        return False
-    return rule.allows(game, inst, a)  # type: ignore[misc]
+    return a is None and isinstance(b, tuple) and action in decision_actions(game)  # choose
 
 
 def is_legal(game: Game, action: Action) -> bool:
