@@ -34,7 +34,15 @@ from swdsl.engine.errors import ContentError
 from swdsl.engine.events import player_races
 from swdsl.engine.holdings import any_attached, held_content, may_hold
 from swdsl.engine.state import Game, RaceInst
-from swdsl.engine.stats import conquest_cost, declares_adjacency, is_immune, modified, region_minimum, value
+from swdsl.engine.stats import (
+    conquest_cost,
+    declares_adjacency,
+    is_immune,
+    map_reach,
+    modified,
+    region_minimum,
+    value,
+)
 
 
 class Action(NamedTuple):
@@ -55,21 +63,35 @@ PASS = Action("pass")
 # ---- conquests --------------------------------------------------------------------
 
 
-def candidates(game: Game, inst: RaceInst) -> list[int]:
-    """Regions worth testing as conquest targets."""
+def candidates(game: Game, inst: RaceInst) -> tuple[list[int], bool]:
+    """Regions worth testing as conquest targets (a new list), and whether all of them are in reach
+    (the frontier: only the other conditions are left to ask)."""
     front = frontier(game, inst)
-    return front if front is not None else [r for r in range(len(game.board)) if r not in inst.regions]
+    if front is not None:
+        return front, True
+    return [r for r in range(len(game.board)) if r not in inst.regions], False
 
 
 def frontier(game: Game, inst: RaceInst) -> list[int] | None:
-    """The regions bordering the race's, when reach is the map's borders for it (every other region
-    is out of reach), else None."""
-    if not inst.regions or modified(game, "conquest.reachable", inst) or declares_adjacency(game, inst):
+    """The regions in `inst`'s reach, when the map tells (it declares no adjacency of its own and its
+    reach rules read only the map and the target): the regions bordering its own that are in reach
+    from there, and those its rules put in reach wherever they lie (before its first conquest, where
+    it may enter); None when each region must be asked."""
+    if declares_adjacency(game, inst):
+        return None
+    if not inst.regions:
+        entry = map_reach(game, inst)
+        return None if entry is None else list(entry[1])
+    reach = map_reach(game, inst) if modified(game, "conquest.reachable", inst) else (None, ())
+    if reach is None:
         return None
     nb = game.board.neighbours
-    front: set[int] = set()
+    bordering: set[int] = set()
     for r in inst.regions:
-        front |= nb[r]
+        bordering |= nb[r]
+    near, far = reach
+    front = bordering if near is None else {r for r in bordering if near[r]}
+    front.update(r for r in far if r not in bordering)
     front -= inst.regions
     return sorted(front)
 
@@ -105,9 +127,9 @@ def conquest_verdict(game: Game, inst: RaceInst, r: int, near: bool = False) -> 
 
 def _conquests(game: Game, inst: RaceInst) -> list[Action]:
     out = []
-    front = frontier(game, inst)
-    for r in front if front is not None else candidates(game, inst):
-        v = conquest_verdict(game, inst, r, front is not None)
+    targets, near = candidates(game, inst)
+    for r in targets:
+        v = conquest_verdict(game, inst, r, near)
         if v is not None:
             out.append(Action(v[0], r))
     return out
@@ -403,9 +425,8 @@ def sample(game: Game, rng: random.Random) -> tuple[Action, Any] | None:
         if not rule.guard(game, inst):
             continue
         if how == "target":
-            front = frontier(game, inst)
-            args = front if front is not None else candidates(game, inst)
-            groups.append(("whole", args, _near_target if front is not None else _target))
+            args, near = candidates(game, inst)
+            groups.append(("whole", args, _near_target if near else _target))
         elif how == "ability":
             args, unlisted = ability_candidates(game, inst, ABILITY_PHASE[game.turn.phase])
             groups.append(("", args, None))

@@ -197,7 +197,7 @@ def _make_plan(game: Game, stat: str, inst: RaceInst | None, bound: bool) -> Pla
     # borders are the map's unless the race declares its own, and always inside a region.adjacent fold
     own_borders = stat != "region.adjacent" and inst is not None and modified(game, "region.adjacent", inst)
     table = None
-    if mods and (stat in _CONSTANT and "target" in STATS[stat].bindings or stat == "region.adjacent") \
+    if mods and "target" in STATS[stat].bindings \
             and all(m.map_only == "map" or m.map_only == "adjacency" and not own_borders for m in mods):
         table = rs.tables.setdefault((stat, mods), len(rs.tables))
     return Plan(inst and inst.race, inst and inst.power, bool(inst and inst.declined), bound, mods, held,
@@ -309,23 +309,48 @@ def value(game: Game, stat: str, inst: RaceInst | None, parts: list | None = Non
     if p.table is not None and parts is None and caches.ON and not (p.held and _held_mods(game, stat, inst)) \
             and not (p.favoured is not None and shielded(game, inst, b["target"])):  # the plan's mods alone
         memo = game.board.memo
-        if constant is _NOTHING:  # region.adjacent: its base and modifiers read the map, `target` and `other`
+        if stat == "region.adjacent":  # its base and modifiers read the map, `target` and `other`
             key = (p.table, b["target"], b["other"])
             found = memo.get(key, _NOTHING)
             if found is _NOTHING:
                 found = memo[key] = fold(game, stat, STATS[stat].base(game, inst, b), inst, b)
             return found
-        table = memo.get(p.table)
+        base = constant
+        if base is _NOTHING:  # a base read from the game: one table per value it takes
+            base = STATS[stat].base(game, inst, b)
+        table = memo.get((p.table, base))
         if table is None:
-            table = memo[p.table] = [_NOTHING] * len(game.board)
+            table = memo[(p.table, base)] = [_NOTHING] * len(game.board)
         found = table[b["target"]]
         if found is _NOTHING:
-            found = table[b["target"]] = fold(game, stat, constant, inst, b)
+            found = table[b["target"]] = fold(game, stat, base, inst, b)
         return found
     base = STATS[stat].base(game, inst, b) if constant is _NOTHING else constant
     if parts is not None:
         parts.append(("base", "set", base, base, base))
     return fold(game, stat, base, inst, b, parts)
+
+
+def map_reach(game: Game, inst: RaceInst) -> tuple[list[bool] | None, list[int]] | None:
+    """Where `inst`'s reach rules put it when they read only the map and the target (its plan has a
+    per-board table, and no held content or shield can change it now): per region, whether it is in
+    reach when it borders the race's regions (None before the first conquest: conquest.entry asks no
+    borders), and the regions in reach wherever they lie. None when each region must be asked."""
+    stat = "conquest.reachable" if inst.regions else "conquest.entry"
+    p = plan(game, stat, inst)
+    if p.table is None or not caches.ON or p.favoured is not None or p.held and _held_mods(game, stat, inst):
+        return None
+    key = (p.table, "reach")
+    found = game.board.memo.get(key)
+    if found is None:
+        regions = range(len(game.board))
+
+        def at(base: bool, r: int) -> bool:
+            return bool(fold(game, stat, base, inst, {"target": r}))
+        found = game.board.memo[key] = (
+            [at(True, r) for r in regions] if inst.regions else None,
+            [r for r in regions if at(False if inst.regions else _CONSTANT[stat], r)])
+    return found
 
 
 def declares_adjacency(game: Game, inst: RaceInst | None) -> bool:

@@ -10,7 +10,7 @@ import pytest
 
 from swdsl.bots import RandomBot, play
 from swdsl.engine import caches
-from swdsl.engine.legal import _verdict, apply_legal, legal_actions, sample
+from swdsl.engine.legal import _verdict, apply_legal, can_target, conquerable, frontier, legal_actions, sample
 from swdsl.engine.replay import checksum, record, replay
 from swdsl.engine.setup import new_game
 from swdsl.engine.stats import _NOTHING
@@ -87,10 +87,41 @@ def test_the_map_only_memo_fills(classic):
     memo = game.board.memo
     memo.clear()
     play(game, [RandomBot(1), RandomBot(2)])
-    per_target = [k for k in memo if isinstance(k, tuple)]
-    tables = [t for k, t in memo.items() if isinstance(k, int)]
+    per_target = [k for k in memo if isinstance(k, tuple) and callable(k[0])]
+    tables = [t for k, t in memo.items() if isinstance(k, tuple) and isinstance(k[0], int) and isinstance(t, list)]
     assert len(per_target) >= len(game.board)  # map-only conditions of modifiers, per target
     assert tables and any(v is not _NOTHING for t in tables for v in t)  # whole folds of map-only modifiers
+    reach = [v for k, v in memo.items() if isinstance(k, tuple) and k[1:] == ("reach",)]
+    assert reach  # where races enter, from Border entry's table (legal.frontier)
+
+
+@pytest.mark.parametrize("pack", PACKS)
+def test_the_frontier_is_exactly_the_regions_in_reach(pack):
+    """Where the map tells a race's reach (legal.frontier: its borders, and the per-board tables of
+    reach rules that read only the map, such as Warcraft's entry regions or Flying), the frontier
+    holds exactly the regions that asking each one (conquest.reachable / conquest.entry) finds."""
+    rs = load_ruleset([pack])
+    checked = 0
+
+    class Watch:
+        def before(self, game, action):
+            nonlocal checked
+            inst = game.acting
+            if game.phase != "conquer" or inst is None:
+                return
+            front = frontier(game, inst)
+            if front is not None:
+                every = [r for r in range(len(game.board)) if r not in inst.regions and can_target(game, inst, r)]
+                assert [r for r in front if conquerable(game, inst, r)] == every
+                checked += 1
+
+        def after(self, game, action):
+            pass
+
+    for seed in range(3):
+        game = new_game(rs, _players(rs, seed), seed)
+        play(game, [RandomBot(seed * 7 + s) for s in range(len(game.players))], watchers=(Watch(),))
+    assert checked
 
 
 def test_declared_adjacency_is_kept_per_pair_of_regions(classic):
