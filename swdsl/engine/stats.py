@@ -193,7 +193,9 @@ def _make_plan(game: Game, stat: str, inst: RaceInst | None, bound: bool) -> Pla
     if rs.reorders:
         mods = tuple(sorted(mods, key=_late))
     held = inst is not None and (stat in rs.marker_stats or bound and stat in rs.power_stats)
-    favoured = _FAVOURED.get(STATS[stat].favours) if "region.shielded" in rs.modified_stats else None
+    # a shield undoes a race's or content's modifier, never an edition rule's
+    shields = "region.shielded" in rs.modified_stats and (held or any(m.origin != "rule" for m in mods))
+    favoured = _FAVOURED.get(STATS[stat].favours) if shields else None
     # borders are the map's unless the race declares its own, and always inside a region.adjacent fold
     own_borders = stat != "region.adjacent" and inst is not None and modified(game, "region.adjacent", inst)
     table = None
