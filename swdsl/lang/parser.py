@@ -339,9 +339,17 @@ def _first_line(chunk: str) -> int:
 
 def parse_source(text: str, path: str) -> tuple[list[ast.Decl], list[Diagnostic]]:
     """Parse one file: its declarations and every syntax error found."""
+    decls, diags = _parsed(text, path)
+    return list(decls), list(diags)
+
+
+@lru_cache(maxsize=1024)
+def _parsed(text: str, path: str) -> tuple[tuple[ast.Decl, ...], tuple[Diagnostic, ...]]:
+    """Parsed once per process: a pack several packs require (a check of the bundled packs, a mix)
+    is read again with each; the syntax tree and the diagnostics are frozen."""
     if len(text.encode("utf-8", "replace")) > MAX_FILE_BYTES:
-        return [], [Diagnostic(path, Span(), "SW005", f"file larger than {MAX_FILE_BYTES // 1024} KiB",
-                               "split the content into several files")]
+        return (), (Diagnostic(path, Span(), "SW005", f"file larger than {MAX_FILE_BYTES // 1024} KiB",
+                               "split the content into several files"),)
     decls: list[ast.Decl] = []
     diags: list[Diagnostic] = []
     parser = lark_parser()
@@ -369,7 +377,7 @@ def parse_source(text: str, path: str) -> tuple[list[ast.Decl], list[Diagnostic]
         except RecursionError:
             found.append(too_deep)
         diags.extend(_shifted(d, offset) for d in found)
-    return decls, diags
+    return tuple(decls), tuple(diags)
 
 
 def _shifted(d: Diagnostic, lines: int) -> Diagnostic:
