@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-from importlib.metadata import PackageNotFoundError, metadata
-from xml.sax.saxutils import escape, quoteattr
 
 from swdsl.diagnostics import Diagnostic, printable, render_text, xml_text
 
@@ -41,6 +39,8 @@ def as_json(diags: list[Diagnostic], files: list[str]) -> str:
 
 def project_url(label: str) -> str:
     """An absolute URL of the project, from its metadata (pyproject.toml `[project.urls]`)."""
+    from importlib.metadata import PackageNotFoundError, metadata  # here: sarif only, 9 ms to import
+
     try:
         entries = metadata("swdsl").get_all("Project-URL") or []
     except PackageNotFoundError:
@@ -76,6 +76,8 @@ Case = tuple[str, str, list[str]]  # (class name, name, failure messages)
 def junit_suites(suites: list[tuple[str, list[Case]]]) -> str:
     """JUnit XML: one testsuite per (name, cases); a case fails with its messages.
     Every text from packs is escaped, and characters XML cannot hold are dropped."""
+    from xml.sax.saxutils import escape  # here: junit only (it imports urllib, http and ssl)
+
     out = ['<?xml version="1.0" encoding="UTF-8"?>', "<testsuites>"]
     for suite, cases in suites:
         failures = sum(bool(fails) for _, _, fails in cases)
@@ -90,6 +92,8 @@ def junit_suites(suites: list[tuple[str, list[Case]]]) -> str:
 
 
 def _attr(text: str) -> str:
+    from xml.sax.saxutils import quoteattr
+
     return quoteattr(xml_text(text))
 
 

@@ -1,19 +1,24 @@
 """Source text → AST declarations, with every syntax error as a diagnostic.
 
-The grammar (grammar/swdsl.lark) is LALR with the contextual lexer. The built
-parser is cached in the user's cache directory. A file is split into its
-top-level declarations before parsing, so one broken declaration does not hide
-the errors of the others.
+The grammar (grammar/swdsl.lark) is LALR with the contextual lexer. Building
+its tables took a fifth of a first `swdsl check`, so the package ships them
+(parser.table, stamped with the grammar's digest and lark's version) and a test
+rewrites them when the grammar changes; with any other grammar or lark the
+parser is built and cached in the user's cache directory. A file is split into
+its top-level declarations before parsing, so one broken declaration does not
+hide the errors of the others.
 """
 
 from __future__ import annotations
 
 import hashlib
+import pickle
 import re
 from functools import lru_cache
 from pathlib import Path
 
 import attrs
+import lark
 import platformdirs
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -97,6 +102,36 @@ class _Unclosed(LarkError):
         self.braces = list(braces)
 
 
+TABLE = Path(__file__).with_name("parser.table")
+
+
+def _options() -> dict:
+    return dict(parser="lalr", lexer="contextual", postlex=_JoinBracketedLines(), propagate_positions=True,
+                maybe_placeholders=True)
+
+
+def _stamp(text: str) -> dict[str, str]:
+    """What a saved parser must have been built from: this grammar text, by this lark."""
+    return {"grammar": hashlib.sha256(text.encode()).hexdigest(), "lark": lark.__version__}
+
+
+def write_table(path: Path = TABLE) -> None:
+    """Save the parser built from the grammar, after its stamp (the test of the table calls it)."""
+    text = grammar_file().read_text()
+    with path.open("wb") as f:
+        pickle.dump(_stamp(text), f)
+        Lark(text, **_options()).save(f)
+
+
+def _shipped(text: str, path: Path) -> Lark | None:
+    """The parser saved in `path`, if its stamp is this grammar's and this lark's."""
+    try:
+        with path.open("rb") as f:
+            return Lark.load(f) if pickle.load(f) == _stamp(text) else None
+    except Exception:  # missing, damaged, or from an unknown lark: the parser is built instead
+        return None
+
+
 def _cache_file(text: str) -> str:
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
     folder = Path(platformdirs.user_cache_dir("swdsl"))
@@ -107,23 +142,23 @@ def _cache_file(text: str) -> str:
     return str(folder / f"grammar-{digest}.lark.cache")
 
 
-@lru_cache(maxsize=1)
-def lark_parser() -> Lark:
-    text = grammar_file().read_text()
-    options = dict(
-        parser="lalr",
-        lexer="contextual",
-        postlex=_JoinBracketedLines(),
-        propagate_positions=True,
-        maybe_placeholders=True,
-    )
+def build_parser(text: str, table: Path) -> Lark:
+    """The saved parser in `table` when it fits `text`, else the one in the user's cache (built if need be)."""
+    shipped = _shipped(text, table)
+    if shipped is not None:
+        return shipped
     cache = _cache_file(text)
     if cache:
         try:
-            return Lark(text, cache=cache, **options)
+            return Lark(text, cache=cache, **_options())
         except OSError:
             pass
-    return Lark(text, **options)
+    return Lark(text, **_options())
+
+
+@lru_cache(maxsize=1)
+def lark_parser() -> Lark:
+    return build_parser(grammar_file().read_text(), TABLE)
 
 
 # ---- splitting and error reporting ------------------------------------------------
@@ -304,9 +339,17 @@ def _first_line(chunk: str) -> int:
 
 def parse_source(text: str, path: str) -> tuple[list[ast.Decl], list[Diagnostic]]:
     """Parse one file: its declarations and every syntax error found."""
+    decls, diags = _parsed(text, path)
+    return list(decls), list(diags)
+
+
+@lru_cache(maxsize=1024)
+def _parsed(text: str, path: str) -> tuple[tuple[ast.Decl, ...], tuple[Diagnostic, ...]]:
+    """Parsed once per process: a pack several packs require (a check of the bundled packs, a mix)
+    is read again with each; the syntax tree and the diagnostics are frozen."""
     if len(text.encode("utf-8", "replace")) > MAX_FILE_BYTES:
-        return [], [Diagnostic(path, Span(), "SW005", f"file larger than {MAX_FILE_BYTES // 1024} KiB",
-                               "split the content into several files")]
+        return (), (Diagnostic(path, Span(), "SW005", f"file larger than {MAX_FILE_BYTES // 1024} KiB",
+                               "split the content into several files"),)
     decls: list[ast.Decl] = []
     diags: list[Diagnostic] = []
     parser = lark_parser()
@@ -334,7 +377,7 @@ def parse_source(text: str, path: str) -> tuple[list[ast.Decl], list[Diagnostic]
         except RecursionError:
             found.append(too_deep)
         diags.extend(_shifted(d, offset) for d in found)
-    return decls, diags
+    return tuple(decls), tuple(diags)
 
 
 def _shifted(d: Diagnostic, lines: int) -> Diagnostic:

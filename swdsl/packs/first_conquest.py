@@ -38,29 +38,32 @@ def first_conquest_warnings(ruleset: Ruleset, manifests) -> list[Diagnostic]:
             seen.add(board.name)
             node = entry["map"][1] if "map" in entry else entry["node"]
             where = f"map {board.name}" if setup.board else f"the boards drawn for {count} players"
-            entering = _entering(ruleset, count, board)
+            playable = sorted(n for n, c in ruleset.races.items() if not c.neutral)
             if not any(r.edge for r in board.regions):
+                entering = _entering(ruleset, count, board, playable)
                 all_edges = Board.build(board.name, [attrs.evolve(r, edge=True) for r in board.regions],
                                         [(a, b) for a, nb in enumerate(board.neighbours) for b in nb if a < b])
-                kept_out = _entering(ruleset, count, all_edges) - entering
+                kept_out = _entering(ruleset, count, all_edges, [r for r in playable if r not in entering])
                 if kept_out:
                     rd.warning(node, "SW244", f"{where} has no edge region, and the pack's entry rule needs one: "
                                f"{_some(kept_out)} could make a first conquest only at an edge",
                                "mark the regions at the border of the board `edge: true` in the map")
                     continue
-            playable = sorted(n for n, c in ruleset.races.items() if not c.neutral)
-            if playable and not entering and not any(_enters(ruleset, count, board, playable[0], power)
-                                                     for power in sorted(ruleset.powers)):
+                if entering:
+                    continue
+            elif any(_enters(ruleset, count, board, race, None) for race in playable):  # one race is enough
+                continue
+            if playable and not any(_enters(ruleset, count, board, playable[0], power)
+                                    for power in sorted(ruleset.powers)):
                 rd.warning(node, "SW243", f"no race can make a first conquest on {where}: the entry rule "
                            "(`conquest.entry`) holds for none of its regions",
                            "write an edition rule `modify conquest.entry set true when …` that some region meets")
     return diags
 
 
-def _entering(ruleset: Ruleset, players: int, board: Board) -> set[str]:
-    """The races that, with no power, find a region they may attack while holding none."""
-    return {race for race, content in ruleset.races.items()
-            if not content.neutral and _enters(ruleset, players, board, race, None)}
+def _entering(ruleset: Ruleset, players: int, board: Board, races: list[str]) -> set[str]:
+    """Those of `races` that, with no power, find a region they may attack while holding none."""
+    return {race for race in races if _enters(ruleset, players, board, race, None)}
 
 
 def _enters(ruleset: Ruleset, players: int, board: Board, race: str, power: str | None) -> bool:

@@ -17,13 +17,31 @@ from swdsl.files import read_text
 from swdsl.packs.yamlnodes import Reader, span_of
 
 
+class _Spans(dict):
+    """Each key's YAML node, read as its span: most spans are never read, and a
+    scenario file has tens of thousands of nodes. `pop` gives the node, to move it."""
+
+    def __getitem__(self, key: Any) -> Span:
+        return span_of(super().__getitem__(key))
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return span_of(super().__getitem__(key)) if key in self else default
+
+
+class _SpanList(list):
+    """Each item's YAML node, read as its span (as _Spans)."""
+
+    def __getitem__(self, i: Any) -> Any:
+        return span_of(super().__getitem__(i))
+
+
 class Mapping(dict):
     """A mapping that remembers the span of each key and of each value."""
 
     def __init__(self, *args: Any):
         super().__init__(*args)
-        self.key_spans: dict[str, Span] = {}
-        self.spans: dict[str, Span] = {}
+        self.key_spans = _Spans()
+        self.spans = _Spans()
 
     def span(self, key: str, default: Span) -> Span:
         return self.spans.get(key, default)
@@ -37,7 +55,7 @@ class Sequence(list):
 
     def __init__(self, *args: Any):
         super().__init__(*args)
-        self.spans: list[Span] = []
+        self.spans = _SpanList()
 
 
 def values(node, rd: Reader) -> Any:
@@ -46,11 +64,11 @@ def values(node, rd: Reader) -> Any:
         out = Mapping()
         for key, (knode, vnode) in rd.mapping(node, "a mapping").items():
             out[key] = values(vnode, rd)
-            out.key_spans[key], out.spans[key] = span_of(knode), span_of(vnode)
+            out.key_spans[key], out.spans[key] = knode, vnode
         return out
     if isinstance(node, yaml.SequenceNode):
         seq = Sequence(values(n, rd) for n in node.value)
-        seq.spans = [span_of(n) for n in node.value]
+        seq.spans = _SpanList(node.value)
         return seq
     if node.tag.endswith(":int"):
         return rd.integer(node, "a number", minimum=-(10**9))

@@ -41,10 +41,33 @@ REGION_ACTIONS = ("conquer", "final", "abandon", "place", "gather")
 _DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml where installed: the same text, faster
 
 
+class _InlineMaps:
+    """The inline maps read for the last ruleset, by text and file: a map that several scenarios draw
+    is read once, and not again when they run. A board is never handed to another ruleset: the values
+    rules memoise in a board are one ruleset's."""
+
+    def __init__(self) -> None:
+        self.last: tuple[Ruleset | None, dict[tuple[str, str], tuple]] = (None, {})  # one value: threads agree
+
+    def board(self, plain: Any, ruleset: Ruleset, where: str) -> tuple:
+        owner, read = self.last
+        if owner is not ruleset or len(read) >= 256:
+            read = {}
+            self.last = ruleset, read
+        key = (repr(plain), where)
+        if key not in read:
+            board, problems = load_map(yaml.dump(plain, Dumper=_DUMPER), where, ruleset.terrains, ruleset.symbols)
+            read[key] = board, tuple(problems)
+        return read[key]
+
+
+_INLINE = _InlineMaps()
+
+
 def inline_board(given: Mapping, ruleset: Ruleset, where: str):
     """The board an inline `map:` describes (None with its problems if it is not a map)."""
-    text = yaml.dump(_plain(given["map"]), Dumper=_DUMPER)
-    return load_map(text, where, ruleset.terrains, ruleset.symbols)
+    board, problems = _INLINE.board(_plain(given["map"]), ruleset, where)
+    return board, list(problems)
 
 
 def _plain(v: Any) -> Any:
