@@ -52,6 +52,29 @@ def may_hold(game: Game, name: str, on_markers: frozenset[str], on_powers: froze
     return name in on_markers or bool(game.bound_powers) and name in on_powers
 
 
+def where(game: Game) -> tuple[dict[str, list[int]], frozenset[int]]:
+    """Where the face-up markers lie (each name's regions, in order) and the regions holding content
+    with rules (hooked markers, bound powers). Kept in the game until a marker is laid, moved or taken
+    away or a power is bound: every writer of `markers` and `bound_powers` sets `game.where` to None,
+    so it is worked out again at its next use (once for the many reads between two moves)."""
+    found = game.where
+    if found is not None and caches.ON:
+        return found
+    names: dict[str, list[int]] = {}
+    hooked, rs = set(game.bound_powers), game.ruleset.hooked_markers
+    for r, marks in enumerate(game.markers):
+        for name, *_ in marks:
+            regions = names.setdefault(name, [])
+            if not regions or regions[-1] != r:
+                regions.append(r)
+                if name in rs:
+                    hooked.add(r)
+    found = names, frozenset(hooked)
+    if caches.ON:
+        game.where = found
+    return found
+
+
 def held_content(game: Game, inst: RaceInst) -> list[Content]:
     """The content attached to the race's regions, each declaration once, in region order (worked
     out once per race while the game is only read: caches.reading). The list is not to be changed."""
@@ -67,12 +90,12 @@ def held_content(game: Game, inst: RaceInst) -> list[Content]:
 
 
 def _held(game: Game, inst: RaceInst) -> list[Content]:
-    rs = game.ruleset
-    hooked, bound, markers = rs.hooked_markers, game.bound_powers, game.markers
+    hits = inst.regions & where(game)[1]
+    if not hits:
+        return []
     out: list[Content] = []
-    for r in sorted(inst.regions):
-        if markers[r] and not hooked.isdisjoint(n for n, *_ in markers[r]) or bound and r in bound:
-            for c in attached(game, r):
-                if not any(c is x for x in out):
-                    out.append(c)
+    for r in sorted(hits):
+        for c in attached(game, r):
+            if not any(c is x for x in out):
+                out.append(c)
     return out

@@ -221,6 +221,7 @@ def place_marker(game: Game, name: str, region: int, owner: RaceInst | None, str
         return False
     owned = owner is not None and game.ruleset.markers[name].kind != "place"
     game.markers[region].append((name, owner.id if owner is not None and owned else None, max(0, strength)))
+    game.where = None
     return True
 
 
@@ -235,6 +236,7 @@ def move_marker(game: Game, inst: RaceInst, name: str, dest: int) -> None:
                     if not fixed and region != dest:
                         marks.pop(i)
                         game.markers[dest].append(piece)
+                        game.where = None
                     return
     place_marker(game, name, dest, inst)
 
@@ -254,6 +256,7 @@ def move_piece(game: Game, kind: str, src: int, dest: int) -> None:
             if src != dest:
                 marks.pop(i)
                 game.markers[dest].append(piece)
+                game.where = None
             return
 
 
@@ -273,6 +276,7 @@ def set_strength(game: Game, region: int, name: str, value: int) -> None:
 
 def remove_marker(game: Game, region: int, index: int) -> None:
     name = game.markers[region].pop(index)[0]
+    game.where = None
     if name in game.pools:
         game.pools[name] += 1
 
@@ -420,6 +424,7 @@ def swap_regions(game: Game, a: int, b: int, by: RaceInst | None = None) -> None
     ma, mb = game.markers[a], game.markers[b]
     game.markers[a] = [m for m in ma if defs[m[0]].fixed] + [m for m in mb if not defs[m[0]].fixed]
     game.markers[b] = [m for m in mb if defs[m[0]].fixed] + [m for m in ma if not defs[m[0]].fixed]
+    game.where = None
     if ia is not ib:
         for inst, r in ((ia, b), (ib, a)):
             if inst is not None:
@@ -434,6 +439,7 @@ def draw_marker(game: Game, pool: str, region: int, inst: RaceInst | None, kind:
     if name is None:
         return None
     game.markers[region].append((name, None, 0))
+    game.where = None
     fire(game, "marker.drawn", inst, target=region)
     return name
 
@@ -446,6 +452,7 @@ def lay_from_pool(game: Game, pool: str, region: int, face_down: bool) -> str | 
         game.face_down.setdefault(region, []).append(name)
     elif name is not None:
         game.markers[region].append((name, None, 0))
+        game.where = None
     return name
 
 
@@ -454,6 +461,7 @@ def reveal(game: Game, region: int, inst: RaceInst | None) -> None:
     names = game.face_down.pop(region, None)
     if names:
         game.markers[region].extend((n, None, 0) for n in names)
+        game.where = None
         fire(game, "marker.drawn", inst, target=region)
 
 
@@ -464,6 +472,7 @@ def return_markers(game: Game, name: str, region: int, pool: str) -> None:
         if marks[i][0] == name:
             marks.pop(i)
             game.hidden.setdefault(pool, []).append(name)
+            game.where = None
 
 
 def bind_power(game: Game, region: int) -> str | None:
@@ -478,6 +487,7 @@ def bind_power(game: Game, region: int) -> str | None:
         return None
     name = m.powers.pop(visible)
     game.bound_powers.setdefault(region, []).append(name)
+    game.where = None
     return name
 
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from swdsl.engine.entries import Attribute, Ctx, Form, Function, Param, RegionSet, State, Value
-from swdsl.engine.holdings import defenders
+from swdsl.engine.holdings import defenders, where
 from swdsl.engine.legal import can_target, conquerable
 from swdsl.engine.pieces import is_kind, offered_powers, strength
 from swdsl.engine.state import Game, RaceInst
@@ -135,14 +135,11 @@ def group(ctx: Ctx, r: int) -> list[int]:
 
 def marker_region(ctx: Ctx, name: str) -> int | None:
     """The region holding the marker `name`: the one this race holds, if several."""
-    found = None
-    for r, marks in enumerate(ctx.game.markers):
-        if any(n == name for n, *_ in marks):
-            if ctx.me is not None and ctx.game.occupant[r] is ctx.me:
-                return r
-            if found is None:
-                found = r
-    return found
+    regions = where(ctx.game)[0].get(name)
+    if not regions:
+        return None
+    occupant = ctx.game.occupant
+    return next((r for r in regions if occupant[r] is ctx.me), regions[0]) if ctx.me is not None else regions[0]
 
 
 def _owner(ctx: Ctx, r: int) -> int | None:

@@ -216,6 +216,8 @@ class Game:
     destroyed: dict[str, int] = attrs.field(factory=dict)  # per race: tokens out of the game for good (`destroy`)
     reading_adjacency: set[int] = attrs.field(factory=set)  # races whose region.adjacent rules are being read
     folding: list[tuple] = attrs.field(factory=list)  # the stats being folded now: (stat, race, bindings)
+    # not state: where the face-up markers lie (holdings.where), None once a marker or bound power moves
+    where: Any = None
 
     @property
     def over(self) -> bool:

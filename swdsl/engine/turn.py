@@ -101,6 +101,7 @@ def lose_region(game: Game, defender: RaceInst, region: int, attacker: RaceInst,
             name, owner, _ = marks[i]
             if owner == defender.id and defs[name].returns:
                 game.turn.returning.append(marks.pop(i))
+                game.where = None
         markers_leave_with(game, region, defender)
     if defender.declined and not defender.regions and defender.player is not None:
         remove_race(game, defender)
@@ -407,6 +408,7 @@ def start_defence(game: Game) -> bool:
         if inst is not None and inst.regions:
             r = min(sorted(inst.regions), key=lambda x: game.tokens[x])
             game.markers[r].append(piece)
+            game.where = None
         elif name in game.pools:
             game.pools[name] += 1
     if not any(inst.pending > 0 for inst in game.races.values()):  # most turns: nobody to redeploy

@@ -72,6 +72,7 @@ def cancel(game: Game) -> None:
     markers_leave_with(game, r, a)
     for piece, n in loss.markers.items():
         game.markers[r].extend([piece] * n)
+    game.where = None
     for name, n in loss.pools.items():
         game.pools[name] -= n
     if d is not None:

@@ -10,6 +10,7 @@ import pytest
 
 from swdsl.bots import RandomBot, play
 from swdsl.engine import caches
+from swdsl.engine.holdings import where
 from swdsl.engine.legal import _verdict, apply_legal, can_target, conquerable, frontier, legal_actions, sample
 from swdsl.engine.replay import checksum, record, replay
 from swdsl.engine.setup import new_game
@@ -78,6 +79,22 @@ def test_legal_actions_with_and_without_caches_agree(pack, no_caches):
             assert legal_actions(game) == cached, f"{pack}, seed {seed}, action {len(game.actions)}"
             caches.ON = True
             apply_legal(game, bot.choose(game, cached))
+
+
+@pytest.mark.parametrize("pack", PACKS)
+def test_where_markers_lie_is_kept_only_while_true(pack):
+    """`holdings.where`, kept in the game between two moves of markers or bound powers, is after
+    every action what a fresh look at the map finds (every writer drops it)."""
+    rs = load_ruleset([pack])
+    for seed in range(6):
+        players = _players(rs, seed)
+        game = new_game(rs, players, 300 + seed)
+        bot = RandomBot(seed)
+        while not game.over:
+            kept = where(game)
+            game.where = None
+            assert kept == where(game), f"{pack}, seed {seed}, action {len(game.actions)}"
+            apply_legal(game, bot.choose(game, legal_actions(game)))
 
 
 def test_the_map_only_memo_fills(classic):
