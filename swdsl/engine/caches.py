@@ -9,9 +9,12 @@ The caches, and why each is always right (docs/architecture.md, Speed):
   region.adjacent; borders too, for races declaring no adjacency of their own and
   inside region.adjacent), kept in the board, which never changes, and used only
   while the race holds no content modifying the stat and no shield applies;
-- facts kept while a game is only read (`reading`): what each race holds, what
-  each conquest costs, a race's declared neighbours of a region. Deciding legality, and choosing among legal actions,
-  reads the game and writes nothing, so these cannot change until it is over.
+- where markers lie and what each race holds through them (holdings.where), kept
+  in the game and dropped by every writer of markers, bound powers and worn rules;
+- facts kept while a game is only read (`reading`): what each conquest costs, a
+  race's declared neighbours of a region. Deciding legality, and choosing among
+  legal actions, reads the game and writes nothing, so these cannot change until
+  it is over.
 """
 
 from __future__ import annotations

@@ -11,6 +11,8 @@ uses none unless a rule says `while declined` or `always`).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from swdsl.engine import caches
 from swdsl.engine.content import Content
 from swdsl.engine.state import Game, RaceInst
@@ -52,11 +54,24 @@ def may_hold(game: Game, name: str, on_markers: frozenset[str], on_powers: froze
     return name in on_markers or bool(game.bound_powers) and name in on_powers
 
 
-def where(game: Game) -> tuple[dict[str, list[int]], frozenset[int]]:
-    """Where the face-up markers lie (each name's regions, in order) and the regions holding content
-    with rules (hooked markers, bound powers). Kept in the game until a marker is laid, moved or taken
-    away or a power is bound: every writer of `markers` and `bound_powers` sets `game.where` to None,
-    so it is worked out again at its next use (once for the many reads between two moves)."""
+class Held(NamedTuple):
+    """What a race holds through its regions: the regions with content with rules, that content (each
+    declaration once, in region order) and the stats it modifies."""
+
+    regions: set[int]
+    content: tuple[Content, ...]
+    stats: frozenset[str]
+
+
+NOTHING_HELD = Held(set(), (), frozenset())
+
+
+def where(game: Game) -> tuple[dict[str, list[int]], frozenset[int], dict[RaceInst, Held]]:
+    """Where the face-up markers lie (each name's regions, in order), the regions holding content with
+    rules (hooked markers, bound powers) and what each race asked about holds there. Kept in the game
+    until a marker is laid, moved or taken away, a power is bound or a marker copies another: every
+    writer of `markers`, `bound_powers` and `worn` sets `game.where` to None, so it is worked out again
+    at its next use (once for the many reads between two moves)."""
     found = game.where
     if found is not None and caches.ON:
         return found
@@ -69,33 +84,32 @@ def where(game: Game) -> tuple[dict[str, list[int]], frozenset[int]]:
                 regions.append(r)
                 if name in rs:
                     hooked.add(r)
-    found = names, frozenset(hooked)
+    found = names, frozenset(hooked), {}
     if caches.ON:
         game.where = found
     return found
 
 
-def held_content(game: Game, inst: RaceInst) -> list[Content]:
-    """The content attached to the race's regions, each declaration once, in region order (worked
-    out once per race while the game is only read: caches.reading). The list is not to be changed."""
-    if not any_attached(game):
-        return []
-    memo = caches.kept(game)
-    if memo is None:
-        return _held(game, inst)
-    found = memo.get(inst)
-    if found is None:
-        found = memo[inst] = _held(game, inst)
+def held(game: Game, inst: RaceInst) -> Held:
+    """What the race holds through its regions now (kept with `where` while its regions with content
+    stay the same: a race's own moves change only which of them it holds)."""
+    if not (game.ruleset.hooked_markers or game.bound_powers):
+        return NOTHING_HELD
+    _, hooked, kept = where(game)
+    hits = inst.regions & hooked
+    if not hits:
+        return NOTHING_HELD
+    found = kept.get(inst)
+    if found is None or found.regions != hits:
+        content: list[Content] = []
+        for r in sorted(hits):
+            for c in attached(game, r):
+                if not any(c is x for x in content):
+                    content.append(c)
+        found = kept[inst] = Held(hits, tuple(content), frozenset(st for c in content for st in c.modifiers))
     return found
 
 
-def _held(game: Game, inst: RaceInst) -> list[Content]:
-    hits = inst.regions & where(game)[1]
-    if not hits:
-        return []
-    out: list[Content] = []
-    for r in sorted(hits):
-        for c in attached(game, r):
-            if not any(c is x for x in out):
-                out.append(c)
-    return out
+def held_content(game: Game, inst: RaceInst) -> tuple[Content, ...]:
+    """The content attached to the race's regions, each declaration once, in region order."""
+    return held(game, inst).content

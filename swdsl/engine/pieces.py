@@ -201,6 +201,7 @@ def copy_marker(game: Game, kind: str, region: int, copier: str) -> None:
     for name, *_ in game.markers[region]:
         if name != copier and is_kind(game, name, kind):
             game.worn[copier] = name
+            game.where = None
             return
 
 

@@ -31,7 +31,7 @@ import attrs
 from swdsl.engine import caches
 from swdsl.engine.content import Modifier
 from swdsl.engine.entries import Ctx, Stat
-from swdsl.engine.holdings import defenders, held_content
+from swdsl.engine.holdings import defenders, held, held_content
 from swdsl.engine.state import Game, RaceInst
 
 
@@ -141,7 +141,7 @@ def modified(game: Game, stat: str, inst: RaceInst | None) -> bool:
         return True
     if inst is None or not (stat in rs.marker_stats or game.bound_powers and stat in rs.power_stats):
         return False
-    return any(stat in c.modifiers for c in held_content(game, inst))
+    return stat in held(game, inst).stats
 
 
 class Plan(NamedTuple):

@@ -10,7 +10,7 @@ import pytest
 
 from swdsl.bots import RandomBot, play
 from swdsl.engine import caches
-from swdsl.engine.holdings import where
+from swdsl.engine.holdings import held, where
 from swdsl.engine.legal import _verdict, apply_legal, can_target, conquerable, frontier, legal_actions, sample
 from swdsl.engine.replay import checksum, record, replay
 from swdsl.engine.setup import new_game
@@ -82,18 +82,20 @@ def test_legal_actions_with_and_without_caches_agree(pack, no_caches):
 
 
 @pytest.mark.parametrize("pack", PACKS)
-def test_where_markers_lie_is_kept_only_while_true(pack):
-    """`holdings.where`, kept in the game between two moves of markers or bound powers, is after
-    every action what a fresh look at the map finds (every writer drops it)."""
+def test_where_markers_lie_and_what_races_hold_are_kept_only_while_true(pack):
+    """`holdings.where` and `holdings.held`, kept in the game between two moves of markers, bound
+    powers or worn rules, are after every action what a fresh look at the map finds (every writer
+    drops them)."""
     rs = load_ruleset([pack])
     for seed in range(6):
         players = _players(rs, seed)
         game = new_game(rs, players, 300 + seed)
         bot = RandomBot(seed)
         while not game.over:
-            kept = where(game)
+            kept = where(game)[:2], [held(game, inst) for inst in game.races.values()]
             game.where = None
-            assert kept == where(game), f"{pack}, seed {seed}, action {len(game.actions)}"
+            assert kept == (where(game)[:2], [held(game, inst) for inst in game.races.values()]), \
+                f"{pack}, seed {seed}, action {len(game.actions)}"
             apply_legal(game, bot.choose(game, legal_actions(game)))
 
 
