@@ -15,7 +15,7 @@ from swdsl.engine.holdings import defenders, where
 from swdsl.engine.legal import can_target, conquerable
 from swdsl.engine.pieces import is_kind, offered_powers, strength
 from swdsl.engine.state import Game, RaceInst
-from swdsl.engine.stats import AS_EMPTY, adjacent, conquest_cost, declares_adjacency, is_immune, neighbours
+from swdsl.engine.stats import AS_EMPTY, adjacent_to_any, conquest_cost, declares_adjacency, is_immune, neighbours
 
 
 def as_regions(v: Any) -> Iterable[int]:
@@ -85,7 +85,7 @@ def borders(ctx: Ctx, subject: Any, other: Any) -> bool:
     if declares_adjacency(game, me):
         others = (other,) if isinstance(other, int) else tuple(other)
         subjects = (subject,) if isinstance(subject, int) else tuple(subject)
-        return any(adjacent(game, me, a, b) for a in subjects for b in others if a != b)
+        return any(adjacent_to_any(game, me, a, others) for a in subjects)  # type: ignore[arg-type]
     nb = game.board.neighbours
 
     def one(r: int) -> bool:

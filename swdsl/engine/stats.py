@@ -308,8 +308,7 @@ def value(game: Game, stat: str, inst: RaceInst | None, parts: list | None = Non
         if parts is not None:
             parts.append(("base", "set", base, base, base))
         return _bounded(STATS[stat], base, parts) if stat in _BOUNDED else base
-    if p.table is not None and parts is None and caches.ON and not (p.held and _held_mods(game, stat, inst)) \
-            and not (p.favoured is not None and shielded(game, inst, b["target"])):  # the plan's mods alone
+    if parts is None and _tabled(game, p, stat, inst, b["target"] if p.table is not None else None):
         memo = game.board.memo
         if stat == "region.adjacent":  # its base and modifiers read the map, `target` and `other`
             key = (p.table, b["target"], b["other"])
@@ -355,6 +354,13 @@ def map_reach(game: Game, inst: RaceInst) -> tuple[list[bool] | None, list[int]]
     return found
 
 
+def _tabled(game: Game, p: Plan, stat: str, inst: RaceInst | None, target: int | None) -> bool:
+    """Whether the per-board table of the plan serves `inst` at `target` now: the plan's mods alone
+    apply (no held content modifying the stat, no shield)."""
+    return p.table is not None and caches.ON and not (p.held and _held_mods(game, stat, inst)) \
+        and not (p.favoured is not None and shielded(game, inst, target))
+
+
 def declares_adjacency(game: Game, inst: RaceInst | None) -> bool:
     """Whether `inst`'s rules declare adjacency beyond the map's borders (region.adjacent). While one of
     those rules is read, its own `borders` are the map's: no rule defines adjacency in terms of itself."""
@@ -377,22 +383,33 @@ def adjacent_to_any(game: Game, inst: RaceInst, r: int, regions) -> bool:
     """Whether `r` is adjacent, for `inst`, to one of `regions`."""
     if not declares_adjacency(game, inst):
         return not game.board.neighbours[r].isdisjoint(regions)
+    if _declared_table(game, inst, r) is not None:
+        return not neighbours(game, inst, r).isdisjoint(regions)
     return any(adjacent(game, inst, r, x) for x in regions if x != r)
 
 
 def neighbours(game: Game, inst: RaceInst | None, r: int) -> frozenset[int]:
-    """The regions adjacent to `r` for `inst` (declared: asked of every region, so worked out once per
-    race and region while the game is only read, caches.reading)."""
+    """The regions adjacent to `r` for `inst`. Declared adjacency is asked of every region, so it is
+    worked out once: per board, table and region when the race's region.adjacent fold at `r` is a
+    per-board table (its modifiers read the map and the two regions only), else per race and region
+    while the game is only read (caches.reading)."""
     if not declares_adjacency(game, inst):
         return game.board.neighbours[r]
-    memo = caches.kept(game)
-    key = (neighbours, inst, r)
+    table = _declared_table(game, inst, r)  # type: ignore[arg-type]
+    memo = game.board.memo if table is not None else caches.kept(game)
+    key = (neighbours, inst if table is None else table, r)
     found = None if memo is None else memo.get(key)
     if found is None:
         found = frozenset(x for x in range(len(game.board)) if x != r and adjacent(game, inst, r, x))
         if memo is not None:
             memo[key] = found
     return found
+
+
+def _declared_table(game: Game, inst: RaceInst, r: int) -> int | None:
+    """The per-board table that gives `inst`'s declared adjacency of `r` to every region, if one does."""
+    p = plan(game, "region.adjacent", inst)
+    return p.table if _tabled(game, p, "region.adjacent", inst, r) else None
 
 
 def shielded(game: Game, attacker: RaceInst | None, target: int | None) -> bool:
