@@ -66,7 +66,7 @@ class Held(NamedTuple):
 NOTHING_HELD = Held(set(), (), frozenset())
 
 
-def where(game: Game) -> tuple[dict[str, list[int]], frozenset[int], dict[RaceInst, Held]]:
+def where(game: Game) -> tuple[dict[str, tuple[int, ...]], frozenset[int], dict[RaceInst, Held]]:
     """Where the face-up markers lie (each name's regions, in order), the regions holding content with
     rules (hooked markers, bound powers) and what each race asked about holds there. Kept in the game
     until a marker is laid, moved or taken away, a power is bound or a marker copies another: every
@@ -84,7 +84,7 @@ def where(game: Game) -> tuple[dict[str, list[int]], frozenset[int], dict[RaceIn
                 regions.append(r)
                 if name in rs:
                     hooked.add(r)
-    found = names, frozenset(hooked), {}
+    found = {name: tuple(regions) for name, regions in names.items()}, frozenset(hooked), {}
     if caches.ON:
         game.where = found
     return found

@@ -12,6 +12,7 @@ import attrs
 from swdsl.engine import caches
 from swdsl.engine import queries as Q
 from swdsl.engine.entries import Ctx, Variable
+from swdsl.engine.holdings import where
 from swdsl.engine.stats import declares_adjacency
 from swdsl.engine.vocabulary import ATTRIBUTES, FORMS, FUNCTIONS, LOG_STATES, SETS, STATES, VALUES
 from swdsl.lang import ast
@@ -162,14 +163,19 @@ class ExprCompiler:
 
     def candidates(self, e: ast.Filtered):
         """The values a `where` tests: its base; but for `regions where … has M …` only the regions
-        where some marker lies, and for `regions where … borders X …` (X not depending on the
-        element) only the regions bordering X, in order, for a race that declares no adjacency of its
-        own: the others cannot pass, and markers are few, X often a race's few regions."""
+        where M lies (holdings.where), for `… has a KIND …` those where some marker lies, and for
+        `regions where … borders X …` (X not depending on the element) only the regions bordering X,
+        in order, for a race that declares no adjacency of its own: the others cannot pass, and
+        markers are few, X often a race's few regions."""
         base = self.expr(e.base)
         if not (isinstance(e.base, ast.RegionSet) and e.base.qual == "all"):
             return base
         tests = [c for c in _conjuncts(e.cond) if isinstance(c, ast.Test) and c.kind != "is_not" and c.subject is None]
-        if any(self.res.get(id(c), ("",))[0] in ("marker", "marker_kind") for c in tests):
+        named = next((self.res[id(c)][1] for c in tests if self.res.get(id(c), ("",))[0] == "marker"), None)
+        if named is not None:
+            name = self.rename.get(named, named)
+            return lambda ctx: where(ctx.game)[0].get(name, ())
+        if any(self.res.get(id(c), ("",))[0] == "marker_kind" for c in tests):
             return lambda ctx: [r for r, marks in enumerate(ctx.game.markers) if marks]
         near = next((c.operand for c in tests if self.res.get(id(c), ("",))[0] == "borders"
                      and not self._mentions_element(c.operand, e.name)), None)
