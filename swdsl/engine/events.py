@@ -6,7 +6,7 @@ from __future__ import annotations
 from swdsl.engine.content import Trigger
 from swdsl.engine.entries import Ctx, Event
 from swdsl.engine.errors import ContentError
-from swdsl.engine.holdings import any_attached, held_content, may_hold
+from swdsl.engine.holdings import any_attached, held_triggers, may_hold
 from swdsl.engine.state import Decision, Game, RaceInst
 
 _REGION = {"target": "region"}
@@ -120,8 +120,9 @@ def _own_triggers(game: Game, inst: RaceInst, event: str) -> tuple:
     triggers = inst.triggers.get(event, ())
     rs = game.ruleset
     if may_hold(game, event, rs.held_events, rs.power_events) and any_attached(game):
-        for c in held_content(game, inst):
-            triggers = triggers + c.triggers.get(event, ())
+        held = held_triggers(game, inst, event)
+        if held:
+            triggers = triggers + held
     return triggers
 
 

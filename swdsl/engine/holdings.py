@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from swdsl.engine import caches
-from swdsl.engine.content import Content
+from swdsl.engine.content import Ability, Content, Modifier, Trigger
 from swdsl.engine.state import Game, RaceInst
 
 
@@ -56,14 +56,18 @@ def may_hold(game: Game, name: str, on_markers: frozenset[str], on_powers: froze
 
 class Held(NamedTuple):
     """What a race holds through its regions: the regions with content with rules, that content (each
-    declaration once, in region order) and the stats it modifies."""
+    declaration once, in region order), the stats it modifies and its abilities; its modifiers of a
+    stat (with the race's declined state) and triggers of an event are worked out at their first use."""
 
     regions: set[int]
     content: tuple[Content, ...]
     stats: frozenset[str]
+    abilities: tuple[Ability, ...]
+    mods: dict[tuple[str, bool], tuple[Modifier, ...]]
+    triggers: dict[str, tuple[Trigger, ...]]
 
 
-NOTHING_HELD = Held(set(), (), frozenset())
+NOTHING_HELD = Held(set(), (), frozenset(), (), {}, {})
 
 
 def where(game: Game) -> tuple[dict[str, tuple[int, ...]], frozenset[int], dict[RaceInst, Held]]:
@@ -93,12 +97,16 @@ def where(game: Game) -> tuple[dict[str, tuple[int, ...]], frozenset[int], dict[
 def held(game: Game, inst: RaceInst) -> Held:
     """What the race holds through its regions now (kept with `where` while its regions with content
     stay the same: a race's own moves change only which of them it holds)."""
-    if not (game.ruleset.hooked_markers or game.bound_powers):
+    index = game.where
+    if index is None or not caches.ON:
+        if not (game.ruleset.hooked_markers or game.bound_powers):
+            return NOTHING_HELD
+        index = where(game)
+    hooked = index[1]
+    if hooked.isdisjoint(inst.regions):
         return NOTHING_HELD
-    _, hooked, kept = where(game)
     hits = inst.regions & hooked
-    if not hits:
-        return NOTHING_HELD
+    kept = index[2]
     found = kept.get(inst)
     if found is None or found.regions != hits:
         content: list[Content] = []
@@ -106,10 +114,34 @@ def held(game: Game, inst: RaceInst) -> Held:
             for c in attached(game, r):
                 if not any(c is x for x in content):
                     content.append(c)
-        found = kept[inst] = Held(hits, tuple(content), frozenset(st for c in content for st in c.modifiers))
+        found = kept[inst] = Held(hits, tuple(content), frozenset(st for c in content for st in c.modifiers),
+                                  tuple(a for c in content for a in c.abilities), {}, {})
     return found
 
 
 def held_content(game: Game, inst: RaceInst) -> tuple[Content, ...]:
     """The content attached to the race's regions, each declaration once, in region order."""
     return held(game, inst).content
+
+
+def held_mods(game: Game, inst: RaceInst, stat: str) -> tuple[Modifier, ...]:
+    """The modifiers of `stat` that content the race holds adds now, in its current state."""
+    h = held(game, inst)
+    if stat not in h.stats:
+        return ()
+    key = (stat, inst.declined)
+    found = h.mods.get(key)
+    if found is None:
+        found = h.mods[key] = tuple(m for c in h.content for m in c.modifiers.get(stat, ()) if inst.scope_ok(m.scope))
+    return found
+
+
+def held_triggers(game: Game, inst: RaceInst, event: str) -> tuple[Trigger, ...]:
+    """The triggers of `event` of the content the race holds."""
+    h = held(game, inst)
+    if not h.content:
+        return ()
+    found = h.triggers.get(event)
+    if found is None:
+        found = h.triggers[event] = tuple(t for c in h.content for t in c.triggers.get(event, ()))
+    return found

@@ -32,7 +32,7 @@ from swdsl.engine.content import Choice
 from swdsl.engine.entries import Ctx
 from swdsl.engine.errors import ContentError
 from swdsl.engine.events import player_races
-from swdsl.engine.holdings import any_attached, held_content, may_hold
+from swdsl.engine.holdings import any_attached, held, may_hold
 from swdsl.engine.state import Game, RaceInst
 from swdsl.engine.stats import (
     conquest_cost,
@@ -153,8 +153,8 @@ def held_abilities(game: Game, inst: RaceInst, phase: str | None = None) -> tupl
     own = inst.abilities + rs.rule_abilities
     if phase is not None and not may_hold(game, phase, rs.held_phases, rs.power_phases):
         return own
-    held = held_content(game, inst)
-    return own + tuple(a for c in held for a in c.abilities) if held else own
+    extra = held(game, inst).abilities
+    return own + extra if extra else own
 
 
 def ability_users(game: Game, inst: RaceInst) -> list[tuple[RaceInst, str]]:

@@ -31,7 +31,7 @@ import attrs
 from swdsl.engine import caches
 from swdsl.engine.content import Modifier
 from swdsl.engine.entries import Ctx, Stat
-from swdsl.engine.holdings import defenders, held, held_content
+from swdsl.engine.holdings import defenders, held, held_mods
 from swdsl.engine.state import Game, RaceInst
 
 
@@ -255,11 +255,9 @@ def _folded(value: Any, ctx: Ctx, p: Plan, mods: tuple, parts: list | None) -> A
     return value
 
 
-def _held_mods(game: Game, stat: str, inst: RaceInst | None) -> list[Modifier]:
+def _held_mods(game: Game, stat: str, inst: RaceInst | None) -> tuple[Modifier, ...]:
     """The modifiers of `stat` that content the race holds adds now."""
-    if inst is None:
-        return []
-    return [m for c in held_content(game, inst) for m in c.modifiers.get(stat, ()) if inst.scope_ok(m.scope)]
+    return () if inst is None else held_mods(game, inst, stat)
 
 
 def _bounded(entry: Stat, value: Any, parts: list | None) -> Any:
