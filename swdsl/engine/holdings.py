@@ -22,7 +22,7 @@ def attached(game: Game, region: int) -> list[Content]:
     """The content with rules lying in `region`: hooked markers (and what they wear), then bound powers."""
     rs = game.ruleset
     out = []
-    for name, *_ in game.markers[region]:
+    for name, _, _ in game.markers[region]:
         if name in rs.hooked_markers:
             out.append(rs.markers[name])
             if name in game.worn:
@@ -82,7 +82,7 @@ def where(game: Game) -> tuple[dict[str, tuple[int, ...]], frozenset[int], dict[
     names: dict[str, list[int]] = {}
     hooked, rs = set(game.bound_powers), game.ruleset.hooked_markers
     for r, marks in enumerate(game.markers):
-        for name, *_ in marks:
+        for name, _, _ in marks:
             regions = names.setdefault(name, [])
             if not regions or regions[-1] != r:
                 regions.append(r)

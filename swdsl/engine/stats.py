@@ -381,33 +381,47 @@ def adjacent_to_any(game: Game, inst: RaceInst, r: int, regions) -> bool:
     """Whether `r` is adjacent, for `inst`, to one of `regions`."""
     if not declares_adjacency(game, inst):
         return not game.board.neighbours[r].isdisjoint(regions)
-    if _declared_table(game, inst, r) is not None:
-        return not neighbours(game, inst, r).isdisjoint(regions)
+    found = _tabled_neighbours(game, inst, r)
+    if found is not None:
+        return not found.isdisjoint(regions)
     return any(adjacent(game, inst, r, x) for x in regions if x != r)
 
 
 def neighbours(game: Game, inst: RaceInst | None, r: int) -> frozenset[int]:
     """The regions adjacent to `r` for `inst`. Declared adjacency is asked of every region, so it is
-    worked out once: per board, table and region when the race's region.adjacent fold at `r` is a
-    per-board table (its modifiers read the map and the two regions only), else per race and region
-    while the game is only read (caches.reading)."""
+    worked out once: per board when it is a per-board table (_tabled_neighbours), else per race and
+    region while the game is only read (caches.reading)."""
     if not declares_adjacency(game, inst):
         return game.board.neighbours[r]
-    table = _declared_table(game, inst, r)  # type: ignore[arg-type]
-    memo = game.board.memo if table is not None else caches.kept(game)
-    key = (neighbours, inst if table is None else table, r)
+    found = _tabled_neighbours(game, inst, r)  # type: ignore[arg-type]
+    if found is not None:
+        return found
+    memo = caches.kept(game)
+    key = (neighbours, inst, r)
     found = None if memo is None else memo.get(key)
     if found is None:
-        found = frozenset(x for x in range(len(game.board)) if x != r and adjacent(game, inst, r, x))
+        found = _declared(game, inst, r)
         if memo is not None:
             memo[key] = found
     return found
 
 
-def _declared_table(game: Game, inst: RaceInst, r: int) -> int | None:
-    """The per-board table that gives `inst`'s declared adjacency of `r` to every region, if one does."""
+def _tabled_neighbours(game: Game, inst: RaceInst, r: int) -> frozenset[int] | None:
+    """The race's declared neighbours of `r` when its region.adjacent fold at `r` is a per-board table
+    (its modifiers read the map and the two regions only): kept in the board per table and region."""
     p = plan(game, "region.adjacent", inst)
-    return p.table if _tabled(game, p, "region.adjacent", inst, r) else None
+    if not _tabled(game, p, "region.adjacent", inst, r):
+        return None
+    memo = game.board.memo
+    key = (neighbours, p.table, r)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _declared(game, inst, r)
+    return found
+
+
+def _declared(game: Game, inst: RaceInst | None, r: int) -> frozenset[int]:
+    return frozenset(x for x in range(len(game.board)) if x != r and adjacent(game, inst, r, x))
 
 
 def shielded(game: Game, attacker: RaceInst | None, target: int | None) -> bool:
