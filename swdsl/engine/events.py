@@ -6,7 +6,7 @@ from __future__ import annotations
 from swdsl.engine.content import Trigger
 from swdsl.engine.entries import Ctx, Event
 from swdsl.engine.errors import ContentError
-from swdsl.engine.holdings import any_attached, held_triggers, may_hold
+from swdsl.engine.holdings import held_triggers, may_hold
 from swdsl.engine.state import Decision, Game, RaceInst
 
 _REGION = {"target": "region"}
@@ -119,7 +119,7 @@ def _count(game: Game, t: Trigger) -> None:
 def _own_triggers(game: Game, inst: RaceInst, event: str) -> tuple:
     triggers = inst.triggers.get(event, ())
     rs = game.ruleset
-    if may_hold(game, event, rs.held_events, rs.power_events) and any_attached(game):
+    if may_hold(game, event, rs.held_events, rs.power_events):
         held = held_triggers(game, inst, event)
         if held:
             triggers = triggers + held
@@ -135,9 +135,11 @@ def _listeners(game: Game, event: str, inst: RaceInst | None) -> list:
     for other in table_races(game):
         if other is inst:
             continue
-        ours = inst.player is not None and other.player == inst.player
-        out.extend((other, t) for t in _own_triggers(game, other, event)
-                   if (t.audience == "anyone" or t.audience == "ours" and ours) and other.scope_ok(t.scope))
+        heard = _own_triggers(game, other, event)
+        if heard:
+            ours = inst.player is not None and other.player == inst.player
+            out.extend((other, t) for t in heard
+                       if (t.audience == "anyone" or t.audience == "ours" and ours) and other.scope_ok(t.scope))
     return out
 
 
