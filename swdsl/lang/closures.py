@@ -131,9 +131,9 @@ class ExprCompiler:
 
     def _boolop(self, e: ast.BoolOp):
         a, b = self.expr(e.left), self.expr(e.right)
-        if e.op == "and":
-            return lambda ctx: bool(a(ctx)) and bool(b(ctx))
-        return lambda ctx: bool(a(ctx)) or bool(b(ctx))
+        if e.op == "and":  # a bool without calling bool(): every rule's condition runs through these
+            return lambda ctx: True if a(ctx) and b(ctx) else False
+        return lambda ctx: True if a(ctx) or b(ctx) else False
 
     def _not(self, e: ast.Not):
         v = self.expr(e.value)
