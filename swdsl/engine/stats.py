@@ -381,10 +381,20 @@ def adjacent_to_any(game: Game, inst: RaceInst, r: int, regions) -> bool:
     """Whether `r` is adjacent, for `inst`, to one of `regions`."""
     if not declares_adjacency(game, inst):
         return not game.board.neighbours[r].isdisjoint(regions)
-    found = _tabled_neighbours(game, inst, r, known=True)
+    p = plan(game, "region.adjacent", inst)
+    if not _tabled(game, p, "region.adjacent", inst, r):
+        return any(adjacent(game, inst, r, x) for x in regions if x != r)
+    memo = game.board.memo
+    found = memo.get((neighbours, p.table, r))  # its neighbours, once neighbours() worked them out
     if found is not None:
         return not found.isdisjoint(regions)
-    return any(adjacent(game, inst, r, x) for x in regions if x != r)
+    for x in regions:  # else pair by pair, from the board's table where known (value's key)
+        if x == r:
+            continue
+        known = memo.get((p.table, r, x), _NOTHING)
+        if adjacent(game, inst, r, x) if known is _NOTHING else known:
+            return True
+    return False
 
 
 def neighbours(game: Game, inst: RaceInst | None, r: int) -> frozenset[int]:
@@ -406,17 +416,16 @@ def neighbours(game: Game, inst: RaceInst | None, r: int) -> frozenset[int]:
     return found
 
 
-def _tabled_neighbours(game: Game, inst: RaceInst, r: int, known: bool = False) -> frozenset[int] | None:
+def _tabled_neighbours(game: Game, inst: RaceInst, r: int) -> frozenset[int] | None:
     """The race's declared neighbours of `r` when its region.adjacent fold at `r` is a per-board table
-    (its modifiers read the map and the two regions only): kept in the board per table and region.
-    With `known`, only if already worked out (a question about a few regions does not ask them all)."""
+    (its modifiers read the map and the two regions only): kept in the board per table and region."""
     p = plan(game, "region.adjacent", inst)
     if not _tabled(game, p, "region.adjacent", inst, r):
         return None
     memo = game.board.memo
     key = (neighbours, p.table, r)
     found = memo.get(key)
-    if found is None and not known:
+    if found is None:
         found = memo[key] = _declared(game, inst, r)
     return found
 
