@@ -80,7 +80,11 @@ def areas(ctx: Ctx) -> list[int]:
 
 
 def player_has_marker(game: Game, seat: int | None, name: str) -> bool:
-    return seat is not None and any(n == name for n, _ in game.players[seat].markers)
+    if seat is not None:
+        for n, _ in game.players[seat].markers:
+            if n == name:
+                return True
+    return False
 
 
 def borders(ctx: Ctx, subject: Any, other: Any) -> bool:
