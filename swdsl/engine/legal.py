@@ -146,9 +146,9 @@ def _conquest_allows(kind: str):
 
 
 def held_abilities(game: Game, inst: RaceInst, phase: str | None = None) -> tuple:
-    """The race's own abilities, then those of the content it holds (relics,
-    places, bound powers), then the edition rules' ones (with `phase`: the held
-    ones only if some held content has abilities in that phase)."""
+    """The race's own abilities, then the edition rules' ones, then those of the content it holds
+    (relics, places, bound powers; with `phase`: only if some held content has abilities in that
+    phase)."""
     rs = game.ruleset
     own = inst.abilities + rs.rule_abilities
     if phase is not None and not may_hold(game, phase, rs.held_phases, rs.power_phases):
