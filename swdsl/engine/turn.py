@@ -12,6 +12,7 @@ only; a declined race that plays does so first (R66).
 from __future__ import annotations
 
 from swdsl.engine import chance, market, undo
+from swdsl.engine.abilities import ability_actions, decision_actions
 from swdsl.engine.entries import Ctx
 from swdsl.engine.events import fire, fire_each, player_races, run_trigger
 from swdsl.engine.holdings import any_attached, defenders, held_content
@@ -257,8 +258,6 @@ def _offers(game: Game, inst: RaceInst | None, phase: str) -> bool:
     """Does `inst` have an ability of `phase` it could use now? (Only asked when some content has one.)"""
     if inst is None or phase not in game.ruleset.ability_phases:
         return False
-    from swdsl.engine.legal import ability_actions  # legal.py imports this module
-
     return bool(ability_actions(game, inst, phase))
 
 
@@ -326,8 +325,6 @@ def ask(game: Game, resume) -> bool:
     """Pause the turn on the first waiting decision that has a choice to make (a race
     gone, or nothing to choose from, drops it); `resume` is what follows once every
     decision is made: "queue" (the turn's next step) or (phase, acting, actor)."""
-    from swdsl.engine.legal import decision_actions
-
     t = game.turn
     while t.decisions:
         d = t.decisions[0]

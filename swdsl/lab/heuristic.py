@@ -20,8 +20,9 @@ from typing import cast
 
 from swdsl.engine import market
 from swdsl.engine import turn as engine_turn
+from swdsl.engine.actions import DECLINE, END, PASS, Action
 from swdsl.engine.errors import ContentError
-from swdsl.engine.legal import DECLINE, END, PASS, Action, apply_legal, legal_actions
+from swdsl.engine.legal import apply_legal, legal_actions
 from swdsl.engine.state import Game, RaceInst
 from swdsl.engine.stats import conquest_cost, value
 

@@ -14,7 +14,9 @@ import random
 from typing import cast
 
 from swdsl.engine import market
-from swdsl.engine.legal import Action, apply, held_abilities
+from swdsl.engine.abilities import held_abilities
+from swdsl.engine.actions import Action
+from swdsl.engine.legal import apply
 from swdsl.engine.replay import actions_of
 from swdsl.engine.ruleset import Ruleset
 from swdsl.engine.setup import new_game

@@ -15,8 +15,9 @@ from __future__ import annotations
 import math
 
 from swdsl.engine import caches
+from swdsl.engine.actions import DECLINE, Action
 from swdsl.engine.errors import ContentError
-from swdsl.engine.legal import DECLINE, Action, apply_legal, legal_actions
+from swdsl.engine.legal import apply_legal, legal_actions
 from swdsl.engine.state import Game
 from swdsl.lab.heuristic import INCOME_HORIZON, INCOME_WEIGHT, HeuristicBot, Tactics, rounds_left
 

@@ -9,7 +9,9 @@ import shlex
 import attrs
 
 from swdsl.diagnostics import Diagnostic, Span
-from swdsl.engine.legal import Action, ability_users, held_abilities, legal_actions
+from swdsl.engine.abilities import ability_users, held_abilities
+from swdsl.engine.actions import Action
+from swdsl.engine.legal import legal_actions
 from swdsl.engine.state import Game
 from swdsl.scenarios.names import key_of
 

@@ -1,0 +1,159 @@
+"""Abilities: which are on offer to the acting race (its own, the edition rules', those of what it
+holds, and its player's other races' that work in decline), every combination of their choices that
+is legal now, the choices a waiting trigger asks for, and using one. legal.py lists and checks them
+with the other action kinds."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from swdsl.engine.actions import Action
+from swdsl.engine.content import Choice
+from swdsl.engine.entries import Ctx
+from swdsl.engine.events import player_races
+from swdsl.engine.holdings import any_attached, held, may_hold
+from swdsl.engine.state import Game, RaceInst
+
+
+def held_abilities(game: Game, inst: RaceInst, phase: str | None = None) -> tuple:
+    """The race's own abilities, then the edition rules' ones, then those of the content it holds
+    (relics, places, bound powers; with `phase`: only if some held content has abilities in that
+    phase)."""
+    rs = game.ruleset
+    own = inst.abilities + rs.rule_abilities
+    if phase is not None and not may_hold(game, phase, rs.held_phases, rs.power_phases):
+        return own
+    extra = held(game, inst).abilities
+    return own + extra if extra else own
+
+
+def ability_users(game: Game, inst: RaceInst) -> list[tuple[RaceInst, str]]:
+    """Whose abilities are on offer while `inst` acts, with the suffix of their
+    action keys: the acting race's, then its player's other races' (those
+    written `while declined` or `always`: a declined race still uses them)."""
+    users = [(inst, "")]
+    if inst.player is not None and game.ruleset.lasting_abilities:
+        users += [(o, f"@{o.id}") for o in player_races(game, inst.player) if o is not inst]
+    return users
+
+
+def _choices(ctx: Ctx, choose: tuple[Choice, ...], i: int = 0, want: tuple | None = None) -> list[tuple]:
+    """Every combination of an ability's choices (or only `want`, if it is
+    one); a later choice may depend on the earlier ones, which are bound while
+    its options are listed."""
+    if i == len(choose):
+        return [()]
+    c = choose[i]
+    if want is None:
+        options = c.options(ctx)
+    else:
+        options = [want[i]] if i < len(want) and c.is_option(ctx, want[i]) else []
+    out: list[tuple] = []
+    for v in options:
+        ctx.b[c.name] = v
+        out.extend((v,) + rest for rest in _choices(ctx, choose, i + 1, want))
+    ctx.b.pop(c.name, None)
+    return out
+
+
+def _uses(game: Game, per: str | None) -> dict:
+    return game.uses if per == "game" else game.turn.uses
+
+
+def _offered(game: Game, inst: RaceInst, phase: str, key_wanted: str | None = None):
+    """(user, action key, ability, ctx, uses) of each ability that may be used in `phase` (or only
+    the one keyed `key_wanted`), its own limits and condition passed; its choices still to check."""
+    if phase not in game.ruleset.ability_phases:
+        return
+    for user, suffix in ability_users(game, inst):
+        for ab in held_abilities(game, user, phase):
+            if ab.phase != phase or not user.scope_ok(ab.scope):
+                continue
+            key = ab.key + suffix if suffix else ab.key
+            if key_wanted is not None and key != key_wanted:
+                continue
+            if user is not inst and ab.scope == "active":
+                continue
+            uses = _uses(game, ab.per)
+            if ab.limit is not None and not ab.per_owner and uses.get((user.id, ab.key), 0) >= ab.limit:
+                continue
+            ctx = Ctx(game, user, {})
+            if ab.when is not None and not ab.when(ctx):
+                continue
+            yield user, key, ab, ctx, uses
+
+
+def _combos(game: Game, user: RaceInst, key: str, ab, ctx: Ctx, uses: dict, want: tuple | None) -> list[Action]:
+    """The ability's legal actions: every combination of its choices (or `want` only)."""
+    out = []
+    for combo in _choices(ctx, ab.choose, 0, want):
+        if ab.per_owner and ab.limit is not None:
+            owner = game.owner_of(combo[0]) if combo else None
+            if uses.get((user.id, ab.key, owner), 0) >= ab.limit:
+                continue
+        if ab.possible is not None and not ab.possible(Ctx(game, user, _bound(ab, combo))):
+            continue
+        out.append(Action("ability", key, tuple(combo)))
+    return out
+
+
+def ability_actions(game: Game, inst: RaceInst, phase: str, only: Action | None = None) -> list[Action]:
+    """The abilities on offer in `phase`; with `only`, just that one if legal."""
+    out: list[Action] = []
+    want = only.b if only is not None and isinstance(only.b, tuple) else None
+    if only is not None and want is None:
+        return out
+    for user, key, ab, ctx, uses in _offered(game, inst, phase, None if only is None else only.a):  # type: ignore[arg-type]
+        out.extend(_combos(game, user, key, ab, ctx, uses, want))
+    return out
+
+
+def ability_candidates(game: Game, inst: RaceInst, phase: str) -> tuple[list[Action], list[tuple]]:
+    """(legal, unlisted): the abilities on offer in `phase`; those with one choice among a `where`
+    selection are not listed but given as (the values it filters, `check(game, inst, v)`: the
+    action choosing `v` and its verdict (None), if legal): `sample` checks only the values it draws."""
+    legal: list[Action] = []
+    unlisted: list[tuple] = []
+    rs = game.ruleset
+    if phase not in rs.ability_phases or not (inst.abilities or rs.rule_abilities or rs.lasting_abilities or any_attached(
+            game) and may_hold(game, phase, rs.held_phases, rs.power_phases)):
+        return legal, unlisted
+    for user, key, ab, ctx, uses in _offered(game, inst, phase):
+        if len(ab.choose) == 1 and ab.choose[0].base is not None:
+            unlisted.append((list(dict.fromkeys(ab.choose[0].base(ctx))), functools.partial(_choosing, key, ab, ctx, uses)))
+        else:
+            legal.extend(_combos(game, user, key, ab, ctx, uses, None))
+    return legal, unlisted
+
+
+def _choosing(key: str, ab, ctx: Ctx, uses: dict, game: Game, inst: RaceInst, v: Any) -> tuple[Action, None] | None:
+    found = _combos(game, ctx.me, key, ab, ctx, uses, (v,))  # type: ignore[arg-type]
+    return (found[0], None) if found else None
+
+
+def decision_actions(game: Game) -> list[Action]:
+    """The choices of the first trigger waiting for its player (turn.ask)."""
+    d = game.turn.decisions[0]
+    return [Action("choose", None, combo) for combo in _choices(Ctx(game, d.race, dict(d.bindings)), d.trigger.choose)]
+
+
+def use_ability(game: Game, inst: RaceInst, key: str, choices: tuple) -> None:
+    """Run an ability: the acting race's (`key`), or another race's of its
+    player (`key@race id`)."""
+    user = inst
+    if "@" in key:
+        key, rid = key.rsplit("@", 1)
+        user = game.races[int(rid)]
+    ab = next(a for a in held_abilities(game, user) if a.key == key)
+    if ab.limit is not None:
+        k = (user.id, ab.key, game.owner_of(choices[0])) if ab.per_owner else (user.id, ab.key)
+        uses = _uses(game, ab.per)
+        uses[k] = uses.get(k, 0) + 1
+    game.cause = ab.source
+    ab.run(Ctx(game, user, _bound(ab, choices)))
+
+
+def _bound(ab, choices: tuple) -> dict:
+    """The ability's choices by name."""
+    return {c.name: v for c, v in zip(ab.choose, choices)}
