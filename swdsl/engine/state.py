@@ -215,7 +215,7 @@ class Game:
     won_by: int | None = None  # the seat a rule gave the game to (`win the game`)
     destroyed: dict[str, int] = attrs.field(factory=dict)  # per race: tokens out of the game for good (`destroy`)
     reading_adjacency: set[int] = attrs.field(factory=set)  # races whose region.adjacent rules are being read
-    folding: list[tuple] = attrs.field(factory=list)  # the stats being folded now: (stat, race, bindings)
+    folding: list[tuple] = attrs.field(factory=list)  # the stats being folded now: (stat, race, bindings' items)
     # not state: where the face-up markers lie (holdings.where), None once a marker or bound power moves
     where: Any = None
 

@@ -218,9 +218,11 @@ def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, A
                 mods = tuple(sorted(mods, key=_late))
     if mods:
         folding = game.folding
-        # a rule of this stat that asks for the stat itself (same race, same bindings) reads its base
-        if not folding or not any(s == stat and i is inst and fb == b for s, i, fb in folding):
-            folding.append((stat, inst, b))
+        # a rule of this stat that asks for the stat itself (same race, same bindings) reads its base;
+        # the bindings as they are now (a rule's `as x` binds more into them while it is read)
+        bound = tuple(b.items())
+        if not folding or not any(s == stat and i is inst and fb == bound for s, i, fb in folding):
+            folding.append((stat, inst, bound))
             try:
                 base = _folded(base, Ctx(game, inst, b), p, mods, parts)
             finally:
