@@ -352,7 +352,8 @@ EFFECTS = {e.name: e for e in [
            "`redeploy.end`)", (), _resume_conquests),
     Effect("cancel_conquest", "cancel conquest", "in a `conquest.done` trigger: the conquest is undone — the "
            "defender gets back its tokens, markers and the region, the attacker its tokens in hand; what other "
-           "triggers did stays (nothing if the defender has left the table)", (), lambda ctx: undo.cancel(ctx.game)),
+           "triggers did stays (nothing if the defender has left the table, or if a trigger took again from its "
+           "pool a piece the loss had put back there)", (), lambda ctx: undo.cancel(ctx.game)),
     Effect("win", "win the game", "the game ends at once and this race's player wins it, whatever the coins "
            "(a race of nobody wins nothing)", (), _win),
     Effect("recruit", "recruit N MARKER", "up to N MARKER pieces from their pool join the race's hand and serve as "

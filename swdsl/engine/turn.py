@@ -48,15 +48,14 @@ def conquer(game: Game, inst: RaceInst, region: int, tokens: int, *, from_tray: 
     defender = attacked(game, region, inst)
     if defender is inst:
         return
-    noted = game.ruleset.cancels  # what the loss changes is noted only if some rule may take it back
-    defending, tokens_there, old = defenders(game, region), game.tokens[region], undo.before(game, region) if noted else ()
+    tally = undo.Tally(game, region) if game.ruleset.cancels else None  # only if some rule may take it back
+    defending = defenders(game, region)
     game.turn.log.append(Conquest(region, inst.id, defender.id if defender else None,
                                   defender.player if defender else None, game.tokens[region] > 0,
                                   bool(defender and not defender.declined and defender.player is not None)))
     lost = 0
     if defender is not None:
-        lost = lose_region(game, defender, region, inst, destroy, spare)
-    loss = undo.note(game, region, inst, defender, tokens_there, old) if noted else None
+        lost = lose_region(game, defender, region, inst, destroy, spare, tally)
     if from_tray:
         tokens = take_from_tray(game, inst, tokens)
     else:
@@ -66,7 +65,7 @@ def conquer(game: Game, inst: RaceInst, region: int, tokens: int, *, from_tray: 
         return
     enter(game, inst, region, tokens)
     game.turn.conquered = True
-    game.turn.undo = loss  # `cancel conquest` takes it back while the conquest's triggers run
+    game.turn.undo = tally and tally.loss(inst)  # `cancel conquest` takes it back while the conquest's triggers run
     try:
         fire(game, "conquest.done", inst, target=region, defender=defender, defenders=defending, losses=lost)
     finally:
@@ -74,12 +73,15 @@ def conquer(game: Game, inst: RaceInst, region: int, tokens: int, *, from_tray: 
 
 
 def lose_region(game: Game, defender: RaceInst, region: int, attacker: RaceInst, destroy: bool,
-                spare: bool = False) -> int:
+                spare: bool = False, tally: undo.Tally | None = None) -> int:
     """Losses and withdrawal (core-rules §6): an active race discards 1 token, a
     declined one all of them, unless its rules say otherwise (loss.discard) or
     the conquest destroys or spares the defenders; an ownerless race, with
     nobody to redeploy, always loses all. The attacker then hears `tokens.lost`.
+    `tally` counts the loss's own steps, not its triggers' (cancel conquest).
     Returns how many tokens went to the tray."""
+    if tally is not None:
+        tally.open()
     n = game.tokens[region]
     if destroy:
         discard = n
@@ -93,8 +95,12 @@ def lose_region(game: Game, defender: RaceInst, region: int, attacker: RaceInst,
     game.occupant[region] = None
     defender.regions.discard(region)
     defender.lost.add(region)
+    if tally is not None:
+        tally.close()
     # fired while the region's markers are still there, so its triggers can test them
     fire(game, "region.lost", defender, target=region, attacker=attacker)
+    if tally is not None:
+        tally.open()
     marks = game.markers[region]
     if marks:
         defs = game.ruleset.markers
@@ -106,6 +112,8 @@ def lose_region(game: Game, defender: RaceInst, region: int, attacker: RaceInst,
         markers_leave_with(game, region, defender)
     if defender.declined and not defender.regions and defender.player is not None:
         remove_race(game, defender)
+    if tally is not None:
+        tally.close()
     fire(game, "tokens.lost", attacker, target=region, attacker=attacker, defender=defender, losses=discard)
     return discard
 

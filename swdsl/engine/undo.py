@@ -1,8 +1,8 @@
 """Cancelling a conquest from its own `conquest.done` triggers (`cancel conquest`).
 
-The engine notes what the defender's loss changed (its tray, pending tokens,
-recruited pieces, markers gone from the region) and `cancel conquest` takes
-exactly that back, and the attacker's tokens back into its hand (its bound
+The engine notes what the defender's loss itself changed (its tray, pending
+tokens, recruited pieces, markers gone from the region: a `Tally` over the
+loss's own steps) and `cancel conquest` takes exactly that back, and the attacker's tokens back into its hand (its bound
 markers leave with it). What other triggers did meanwhile (coins, other
 regions) stays: the conquest is undone, not the turn. The note lives only while
 the conquest's own triggers run, never between actions.
@@ -37,33 +37,63 @@ class Loss:
     log: int  # the conquest log's length before
 
 
-def before(game: Game, region: int) -> tuple:
-    d = game.occupant[region]
-    name = d.race.name if d else ""
-    return (Counter(game.markers[region]), game.tray.get(name, 0), Counter(game.pools),
-            game.destroyed.get(name, 0), Counter(d.troops) if d else Counter(), d.pending if d else 0,
-            bool(d and region in d.lost), len(game.turn.returning), len(game.turn.log))
+class Tally:
+    """Counts what a loss changes over its own steps only (`lose_region` opens and closes it around
+    them): what the triggers it sets off between them do (`region.lost` recruiting, say) is theirs
+    and stays, like everything else other triggers do."""
 
+    def __init__(self, game: Game, region: int):
+        self.game, self.region = game, region
+        self.defender = game.occupant[region]
+        self.tokens = game.tokens[region]
+        self.log = len(game.turn.log)
+        self.steps: list[tuple[tuple, tuple]] = []
+        self._at: tuple = ()
 
-def note(game: Game, region: int, attacker: RaceInst, defender: RaceInst | None, tokens: int, old: tuple) -> Loss:
-    """The difference between `old` (`before`) and now, the loss done."""
-    markers, tray, pools, destroyed, troops, pending, lost, returning, log = old
-    name = defender.race.name if defender else ""
-    return Loss(region, attacker, defender, tokens, markers - Counter(game.markers[region]),
-                game.tray.get(name, 0) - tray, Counter(game.pools) - pools,
-                game.destroyed.get(name, 0) - destroyed, troops - Counter(defender.troops) if defender else Counter(),
-                (defender.pending - pending) if defender else 0, bool(defender and not lost),
-                len(game.turn.returning) - returning, log)
+    def _now(self) -> tuple:
+        game, d = self.game, self.defender
+        name = d.race.name if d else ""
+        return (Counter(game.markers[self.region]), game.tray.get(name, 0), Counter(game.pools),
+                game.destroyed.get(name, 0), Counter(d.troops) if d else Counter(), d.pending if d else 0,
+                bool(d and self.region in d.lost), len(game.turn.returning))
+
+    def open(self) -> None:
+        self._at = self._now()
+
+    def close(self) -> None:
+        self.steps.append((self._at, self._now()))
+
+    def loss(self, attacker: RaceInst) -> Loss:
+        """The sum of the steps' changes."""
+        markers: Counter = Counter()
+        pools: Counter = Counter()
+        troops: Counter = Counter()
+        tray = destroyed = pending = returning = 0
+        lost = False
+        for (m0, t0, p0, d0, r0, w0, l0, n0), (m1, t1, p1, d1, r1, w1, l1, n1) in self.steps:
+            markers.update(m0)
+            markers.subtract(m1)
+            pools.update(p1)
+            pools.subtract(p0)
+            troops.update(r0)
+            troops.subtract(r1)
+            tray, destroyed, pending, returning = tray + t1 - t0, destroyed + d1 - d0, pending + w1 - w0, \
+                returning + n1 - n0
+            lost = lost or (l1 and not l0)
+        return Loss(self.region, attacker, self.defender, self.tokens, +markers, tray, +pools, destroyed, +troops,
+                    pending, lost, returning, self.log)
 
 
 def cancel(game: Game) -> None:
     """Undo the conquest whose triggers are running; nothing if there is none, if the region
-    changed hands again meanwhile, or if its defender has left the table."""
+    changed hands again meanwhile, if its defender has left the table, or if a trigger took
+    from a pool again a piece the loss had put back there (it cannot serve twice)."""
     loss: Loss | None = game.turn.undo
     if loss is None:
         return
     r, a, d = loss.region, loss.attacker, loss.defender
-    if game.occupant[r] is not a or (d is not None and d.id not in game.races):
+    if game.occupant[r] is not a or (d is not None and d.id not in game.races) \
+            or any(game.pools.get(name, 0) < n for name, n in loss.pools.items()):
         return
     game.turn.undo = None
     a.hand += game.tokens[r]
