@@ -63,10 +63,13 @@ def reading(game: Any) -> Iterator[None]:
 
 
 def reads(fn: F) -> F:
-    """`fn(game, …)` only reads the game (legality): it runs `reading` it."""
+    """`fn(game, …)` only reads the game (legality): it runs `reading` it when something asked
+    in it may be asked again — a race's neighbours, where declared adjacency is worked out live
+    (`Ruleset.live_adjacency`); a conquest's cost is asked once per target there, and the scope
+    itself costs a twentieth of a random game."""
     @functools.wraps(fn)
     def scoped(game, *args):
-        if _SCOPE.game is not None:
+        if _SCOPE.game is not None or not game.ruleset.live_adjacency:
             return fn(game, *args)
         _SCOPE.game = game
         try:
