@@ -35,6 +35,17 @@ def _players(rs, seed: int) -> int:
     return counts[seed % len(counts)]
 
 
+def _positions(rs, seeds, first: int):
+    """(seed, game) at every decision of a random game per seed (game seed `first` + seed), before the
+    random bot's action is played."""
+    for seed in seeds:
+        game = new_game(rs, _players(rs, seed), first + seed)
+        bot = RandomBot(seed)
+        while not game.over:
+            yield seed, game
+            apply_legal(game, bot.choose(game, legal_actions(game)))
+
+
 @pytest.mark.parametrize("pack", PACKS)
 def test_games_with_and_without_caches_are_the_same(pack, no_caches):
     """Each game is played with the caches on and replayed without them, and the
@@ -67,18 +78,12 @@ def test_search_and_heuristic_bots_play_the_same_game_without_caches(pack, no_ca
 
 @pytest.mark.parametrize("pack", PACKS)
 def test_legal_actions_with_and_without_caches_agree(pack, no_caches):
-    rs = load_ruleset([pack])
-    for seed in range(4):
-        players = _players(rs, seed)
-        game = new_game(rs, players, 100 + seed)
-        bot = RandomBot(seed)
-        while not game.over:
-            caches.ON = True
-            cached = legal_actions(game)
-            caches.ON = False
-            assert legal_actions(game) == cached, f"{pack}, seed {seed}, action {len(game.actions)}"
-            caches.ON = True
-            apply_legal(game, bot.choose(game, cached))
+    for seed, game in _positions(load_ruleset([pack]), range(4), 100):
+        caches.ON = True
+        cached = legal_actions(game)
+        caches.ON = False
+        assert legal_actions(game) == cached, f"{pack}, seed {seed}, action {len(game.actions)}"
+        caches.ON = True
 
 
 @pytest.mark.parametrize("pack", PACKS)
@@ -86,17 +91,11 @@ def test_where_markers_lie_and_what_races_hold_are_kept_only_while_true(pack):
     """`holdings.where` and `holdings.held`, kept in the game between two moves of markers, bound
     powers or worn rules, are after every action what a fresh look at the map finds (every writer
     drops them)."""
-    rs = load_ruleset([pack])
-    for seed in range(6):
-        players = _players(rs, seed)
-        game = new_game(rs, players, 300 + seed)
-        bot = RandomBot(seed)
-        while not game.over:
-            kept = where(game)[:2], [held(game, inst)[:4] for inst in game.races.values()]
-            game.where = None
-            assert kept == (where(game)[:2], [held(game, inst)[:4] for inst in game.races.values()]), \
-                f"{pack}, seed {seed}, action {len(game.actions)}"
-            apply_legal(game, bot.choose(game, legal_actions(game)))
+    for seed, game in _positions(load_ruleset([pack]), range(6), 300):
+        kept = where(game)[:2], [held(game, inst)[:4] for inst in game.races.values()]
+        game.where = None
+        assert kept == (where(game)[:2], [held(game, inst)[:4] for inst in game.races.values()]), \
+            f"{pack}, seed {seed}, action {len(game.actions)}"
 
 
 def test_the_map_only_memo_fills(classic):
