@@ -538,7 +538,10 @@ def remove_race(game: Game, inst: RaceInst) -> None:
     """The race leaves the table: tokens to the tray, banner back to the
     market queue (R10), power to the discards. Its markers go back to the box,
     except those that `survive decline` and are not `bound`: they stay on the
-    map, nobody's now (an Artifact stays where it was last used)."""
+    map, nobody's now (an Artifact stays where it was last used). A race already gone (a trigger
+    set off on the way removed it) is left as it is: its banner goes back once."""
+    if game.races.get(inst.id) is not inst:
+        return
     for r in sorted(inst.regions):
         to_tray(game, inst, game.tokens[r])
         game.tokens[r] = 0
