@@ -99,6 +99,6 @@ def standing(game: Game, seat: int) -> float:
 
 
 def judge(game: Game, seat: int) -> float:
-    """The player's standing against the best opponent's."""
+    """The player's standing against the best opponent's (alone at the table: its own)."""
     mine = standing(game, seat)
-    return mine - max(standing(game, s) for s in range(len(game.players)) if s != seat)
+    return mine - max((standing(game, s) for s in range(len(game.players)) if s != seat), default=0)

@@ -93,3 +93,19 @@ def test_bot_specs():
             maker(bad)
     with pytest.raises(ValueError, match="3 bots for 2 players"):
         seat_specs("random,random,random", 2)
+
+
+def test_the_search_bot_plays_a_table_of_one(tmp_path):
+    """A pack may set up a game for one player: with no opponent to measure against, the search
+    bot judges a playout by its own standing (found by a soak of generated packs: it crashed)."""
+    (tmp_path / "pack.yaml").write_text(
+        "name: alone\nterrains: [forest, hill]\nsetup:\n  1: {map: map.yaml, rounds: 3, coins: 5}\n")
+    (tmp_path / "map.yaml").write_text(
+        "name: m\nregions:\n  1: {terrain: forest, edge: true}\n  2: {terrain: hill, edge: true}\n"
+        "  3: {terrain: forest}\nborders:\n  - [1, 2]\n  - [2, 3]\n")
+    (tmp_path / "content.sw").write_text(
+        "rule Entry {\n  modify conquest.entry set true when target is edge\n}\n"
+        + "".join(f"race R{i} {{\n  banner 3\n  supply 8\n}}\npower P{i} {{\n  badge 2\n}}\n" for i in range(6)))
+    game = new_game(load_ruleset([str(tmp_path)]), 1, 1)
+    play(game, [SearchBot(1, 8)])
+    assert game.over and game.players[0].coins > 5
