@@ -81,7 +81,7 @@ class Failure:
     action: int | None = None  # actions played when it happened
     detail: str = ""  # a traceback or the last actions
     key: str = ""  # the signature, when the message varies too much (a command's arguments)
-    bots: str = ""  # the bots of the game: random or greedy
+    bots: str = ""  # the bots of the game: random, greedy or lab
 
     @property
     def signature(self) -> str:
@@ -119,6 +119,18 @@ class GameResult:
     seconds: float = 0.0
 
 
+def _seats(bots: str, seed: int, players: int) -> list:
+    """The bots of a game: random, greedy, or the lab's (heuristic and 4-playout search seats in
+    turn: they list actions, price targets and play ahead on copies of the game)."""
+    if bots == "lab":
+        from swdsl.lab.heuristic import HeuristicBot
+        from swdsl.lab.search import SearchBot
+
+        return [SearchBot(seed * 7 + s, 4) if s % 2 else HeuristicBot(seed * 7 + s) for s in range(players)]
+    bot = GreedyBot if bots == "greedy" else RandomBot
+    return [bot(seed * 7 + s) for s in range(players)]
+
+
 def play_guarded(ruleset, players: int, seed: int, bots: str = "random", cap: int = ACTION_CAP,
                  seconds: float = GAME_SECONDS) -> GameResult:
     """One game with invariants after every action, an action cap and a budget of CPU time. The cap
@@ -140,8 +152,7 @@ def play_guarded(ruleset, players: int, seed: int, bots: str = "random", cap: in
     try:
         with deadline(seconds, cpu=True):
             game = new_game(ruleset, players, seed)
-            bot = GreedyBot if bots == "greedy" else RandomBot
-            seats = [bot(seed * 7 + s) for s in range(players)]
+            seats = _seats(bots, seed, players)
             bad = violations(game)
             if bad:
                 return fail("violation", f"at setup: {bad[0]}")

@@ -19,15 +19,15 @@ KINDS = {"crash": "crashes", "loader": "loader exceptions", "violation": "invari
          "cap": "games cut off by the action cap"}
 
 
-def fuzz_packs(seeds: Iterable[int], games: int) -> tuple[Counter, list[tuple[Failure, Pack, Known | None]]]:
+def fuzz_packs(seeds: Iterable[int], games: int, bots: str = "mixed") -> tuple[Counter, list[tuple[Failure, Pack, Known | None]]]:
     """Generate and play the packs of `seeds`, `games` games per player count (random and greedy
-    bots in turn): (counts, the failures no open case records, each with its pack and the entry
-    it matched, if any)."""
+    bots in turn, or the lab's: `bots`): (counts, the failures no open case records, each with its
+    pack and the entry it matched, if any)."""
     stats: Counter = Counter()
     unknown = []
     for seed in seeds:
         pack, _ = generate(seed)
-        res = run_pack(pack, games, bots="mixed")
+        res = run_pack(pack, games, bots=bots)
         stats["packs"] += 1
         stats["packs refused by check"] += bool(res.errors)
         stats["games"] += res.games
