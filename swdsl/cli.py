@@ -95,12 +95,6 @@ def _board(loaded, board: str | None, param: str = "--board") -> str | None:
     return board
 
 
-def _ruleset_or_exit(refs: list[str], board: str | None = None):
-    """The compiled packs on `board`'s board (default: the mix's), or their diagnostics and exit 1."""
-    loaded = _loaded_or_exit(refs)
-    return loaded.ruleset_for(_board(loaded, board)) if board else loaded.ruleset
-
-
 # ---- check --------------------------------------------------------------------
 
 
