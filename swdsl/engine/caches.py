@@ -9,6 +9,9 @@ The caches, and why each is always right (docs/architecture.md, Speed):
   region.adjacent; borders too, for races declaring no adjacency of their own and
   inside region.adjacent), kept in the board, which never changes, and used only
   while the race holds no content modifying the stat and no shield applies;
+- a race's declared neighbours when its region.adjacent rules read only the map, the two
+  regions, variables and `here` (stats._neighbours_key): kept in the board, keyed by those
+  rules and the values those reads have now, so they are what a fresh fold finds;
 - where markers lie and what each race holds through them (holdings.where), kept
   in the game and dropped by every writer of markers, bound powers and worn rules;
 - facts kept while a game is only read (`reading`): what each conquest costs, a

@@ -15,7 +15,7 @@ import attrs
 Fn = Callable[[Any], Any]
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # a key of per-board tables and of declared neighbours (stats.py)
 class Modifier:
     stat: str
     op: str  # "by" adds, "set" replaces, "times" multiplies (after every by and set), "at least"/"at most" bound last
@@ -31,6 +31,10 @@ class Modifier:
     # region.adjacent); "adjacency" those and borders (map-only for a race that declares no adjacency of
     # its own, and inside region.adjacent): a fold of such modifiers is a per-board table
     map_only: str = ""
+    # the reads that alone keep it from being map-only (variables, `here`), when there are such: with
+    # their values fixed it reads only the map and the stat's regions (borders too, for region.adjacent,
+    # where they are the map's), so a race's declared neighbours are kept per board and their values
+    given: tuple[Fn, ...] = ()
 
 
 @attrs.frozen

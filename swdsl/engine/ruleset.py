@@ -152,8 +152,8 @@ class Ruleset:
     power_stats: frozenset[str] = frozenset()  # stats some power modifies (powers can be bound to regions)
     shared_vars: dict[str, SharedVar] = attrs.field(factory=dict)  # `game var`s and `player var`s, by name
     token_markers: frozenset[str] = frozenset()  # markers that count as their holder's tokens
-    # some declared adjacency reads more than the map: a race's neighbours are worked out live, and
-    # kept while a game is only read (caches.reads)
+    # some declared adjacency reads more than the map and a few values (variables, `here`): a race's
+    # neighbours are worked out live, and kept while a game is only read (caches.reads)
     live_adjacency: bool = False
     # worked out while games run, shared by them (stats.py): fold plans per stat, banner, power and
     # state (content ids: the ruleset owns the content), and a key per (stat, modifiers) whose fold is a
@@ -196,7 +196,7 @@ class Ruleset:
         self.power_phases = frozenset(a.phase for p in self.powers.values() for a in p.abilities)
         self.shared_vars = {v.name: v for c in everything for v in c.shared}
         self.token_markers = frozenset(n for n, m in self.markers.items() if m.counts_as_token)
-        self.live_adjacency = any(m.map_only not in ("map", "adjacency") for c in [*everything, *self.copied.values()]
+        self.live_adjacency = any(not (m.map_only or m.given) for c in [*everything, *self.copied.values()]
                                   for m in c.modifiers.get("region.adjacent", ()))
 
     def everything(self) -> list[Content]:

@@ -383,33 +383,35 @@ def adjacent_to_any(game: Game, inst: RaceInst, r: int, regions) -> bool:
     """Whether `r` is adjacent, for `inst`, to one of `regions`."""
     if not declares_adjacency(game, inst):
         return not game.board.neighbours[r].isdisjoint(regions)
-    p = plan(game, "region.adjacent", inst)
-    if not _tabled(game, p, "region.adjacent", inst, r):
+    key = _neighbours_key(game, inst, r)
+    if key is None:
         return any(adjacent(game, inst, r, x) for x in regions if x != r)
     memo = game.board.memo
-    found = memo.get((neighbours, p.table, r))  # its neighbours, once neighbours() worked them out
+    found = memo.get(key)  # its neighbours, once neighbours() worked them out
     if found is not None:
         return not found.isdisjoint(regions)
-    for x in regions:  # else pair by pair, from the board's table where known (value's key)
-        if x == r:
-            continue
-        known = memo.get((p.table, r, x), _NOTHING)
-        if adjacent(game, inst, r, x) if known is _NOTHING else known:
-            return True
-    return False
+    if len(key) == 3:  # a per-board table: pair by pair, from the table where known (value's key)
+        for x in regions:
+            if x == r:
+                continue
+            known = memo.get((key[1], r, x), _NOTHING)
+            if adjacent(game, inst, r, x) if known is _NOTHING else known:
+                return True
+        return False
+    found = memo[key] = _declared(game, inst, r)  # kept for as long as the values it was keyed by
+    return not found.isdisjoint(regions)
 
 
 def neighbours(game: Game, inst: RaceInst | None, r: int) -> frozenset[int]:
     """The regions adjacent to `r` for `inst`. Declared adjacency is asked of every region, so it is
-    worked out once: per board when it is a per-board table (_tabled_neighbours), else per race and
-    region while the game is only read (caches.reading)."""
+    worked out once: in the board when it is a function of the map and a few values (_neighbours_key),
+    else per race and region while the game is only read (caches.reading)."""
     if not declares_adjacency(game, inst):
         return game.board.neighbours[r]
-    found = _tabled_neighbours(game, inst, r)  # type: ignore[arg-type]
-    if found is not None:
-        return found
-    memo = caches.kept(game)
-    key = (neighbours, inst, r)
+    key = _neighbours_key(game, inst, r)  # type: ignore[arg-type]
+    memo = game.board.memo if key is not None else caches.kept(game)
+    if key is None:
+        key = (neighbours, inst, r)
     found = None if memo is None else memo.get(key)
     if found is None:
         found = _declared(game, inst, r)
@@ -418,18 +420,25 @@ def neighbours(game: Game, inst: RaceInst | None, r: int) -> frozenset[int]:
     return found
 
 
-def _tabled_neighbours(game: Game, inst: RaceInst, r: int) -> frozenset[int] | None:
-    """The race's declared neighbours of `r` when its region.adjacent fold at `r` is a per-board table
-    (its modifiers read the map and the two regions only): kept in the board per table and region."""
+def _neighbours_key(game: Game, inst: RaceInst, r: int) -> tuple | None:
+    """Where the board keeps the race's declared neighbours of `r`, when they are a function of the map
+    and a few values: its region.adjacent modifiers (the plan's and what it holds) read only the map, the
+    two regions and variables or `here` (`Modifier.given`), whose values the key holds, and no shield
+    applies at `r`. A per-board table is keyed by its number alone. None when they must be worked out."""
     p = plan(game, "region.adjacent", inst)
-    if not _tabled(game, p, "region.adjacent", inst, r):
+    if not caches.ON or p.favoured is not None and shielded(game, inst, r):
         return None
-    memo = game.board.memo
-    key = (neighbours, p.table, r)
-    found = memo.get(key)
-    if found is None:
-        found = memo[key] = _declared(game, inst, r)
-    return found
+    held = _held_mods(game, "region.adjacent", inst) if p.held else ()
+    if p.table is not None and not held:
+        return neighbours, p.table, r
+    values: list[Any] = []
+    for m in p.mods + held:
+        if m.given:
+            ctx = Ctx(game, inst, {})
+            values.extend(read(ctx) for read in m.given)
+        elif not m.map_only:
+            return None
+    return neighbours, p.mods, held, tuple(values), r
 
 
 def _declared(game: Game, inst: RaceInst | None, r: int) -> frozenset[int]:

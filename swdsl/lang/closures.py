@@ -211,39 +211,43 @@ class ExprCompiler:
                          for x in (v if isinstance(v, tuple) else (v,)) if attrs.has(type(x)))
         return False
 
-    def static(self, e, fixed: frozenset[str] = frozenset()) -> bool:
+    def static(self, e, fixed: frozenset[str] = frozenset(), given: list | None = None) -> bool:
         """True if `e` depends only on the map (terrain, symbols, edge, borders)
         and the bindings in `fixed`: such a value is computed once per map (and
-        per value of those bindings), not at every evaluation."""
+        per value of those bindings), not at every evaluation. With `given`, a variable or `here` is
+        taken as fixed too, and its reference appended to `given`."""
         if isinstance(e, ast.Int):
             return True
         if isinstance(e, ast.Ref):
             res = self.res.get(id(e), ("?",))
+            if given is not None and (res[0] == "var" or res == ("named", "here")):
+                given.append(e)
+                return True
             return res[0] in ("it", "terrain") or e.name in ("true", "false") or res == ("state_it", "region", "edge") \
                 or res[0] == "attr_it" and (res[1], res[2]) in _MAP_ATTRIBUTES \
                 or res[0] == "binding" and res[1] in fixed
         if isinstance(e, ast.Attr):
             res = self.res.get(id(e), ("?",))
-            return (res[1:] if len(res) == 3 else ()) in _MAP_ATTRIBUTES and self.static(e.subject, fixed)
+            return (res[1:] if len(res) == 3 else ()) in _MAP_ATTRIBUTES and self.static(e.subject, fixed, given)
         if isinstance(e, ast.BoolOp):
-            return self.static(e.left, fixed) and self.static(e.right, fixed)
+            return self.static(e.left, fixed, given) and self.static(e.right, fixed, given)
         if isinstance(e, (ast.Not, ast.Neg)):
-            return self.static(e.value, fixed)
+            return self.static(e.value, fixed, given)
         if isinstance(e, (ast.Arith, ast.Compare)):
-            return self.static(e.left, fixed) and self.static(e.right, fixed)
+            return self.static(e.left, fixed, given) and self.static(e.right, fixed, given)
         if isinstance(e, ast.Count):
-            return self.static(e.of, fixed)
+            return self.static(e.of, fixed, given)
         if isinstance(e, ast.Filtered):
-            return isinstance(e.base, ast.RegionSet) and e.base.qual == "all" and self.static(e.cond, fixed)
+            return isinstance(e.base, ast.RegionSet) and e.base.qual == "all" and self.static(e.cond, fixed, given)
         if isinstance(e, ast.Test):
             res = self.res.get(id(e), ("?",))
-            subject_ok = e.subject is None or self.static(e.subject, fixed)
+            subject_ok = e.subject is None or self.static(e.subject, fixed, given)
             if res[0] in ("terrain_is", "terrain_in", "symbol"):
                 return subject_ok
             if res[0] == "state" and res[2] == "edge":
                 return subject_ok
             if res[0] == "borders":
-                return subject_ok and self.static(e.operand, fixed)
+                return subject_ok and self.static(e.operand, fixed, given)
         return False
 
     def per_target(self, e) -> Callable[[Ctx], Any]:

@@ -88,11 +88,15 @@ class Compiler(ExprCompiler):
         when = self.per_target(m.when) if m.when is not None and targeted else self.opt(m.when)
         parts = [e for e in (m.value, m.when, m.floor, m.cap) if e is not None]
         regions = frozenset(name for name, kind in STATS[m.stat.text].bindings.items() if kind == "region")
-        map_only = ""
+        map_only, given = "", []  # type: tuple[str, list[ast.Ref]]
         if all(self.static(e, regions) for e in parts):
             map_only = "adjacency" if any(reads_adjacency(e) for e in parts) else "map"
+        elif not all(self.static(e, regions, given) for e in parts):
+            given = []
+        reads = {self.res.get(id(g)): self.expr(g) for g in given}  # each variable, and `here`, once
         return Modifier(m.stat.text, m.op, self.expr(m.value), when, self.opt(m.floor), self.opt(m.cap),
-                        m.scope.kind if m.scope else "active", d.name, d.kind, self.where(m.span), map_only)
+                        m.scope.kind if m.scope else "active", d.name, d.kind, self.where(m.span), map_only,
+                        tuple(reads.values()))
 
     def chooses(self, steps: tuple) -> tuple[list[Choice], list[ast.Effect]]:
         """The choices of an ability or a trigger, and its effects."""

@@ -14,7 +14,7 @@ from swdsl.engine.holdings import held, where
 from swdsl.engine.legal import _verdict, apply_legal, can_target, conquerable, frontier, legal_actions, sample
 from swdsl.engine.replay import checksum, record, replay
 from swdsl.engine.setup import new_game
-from swdsl.engine.stats import _NOTHING
+from swdsl.engine.stats import _NOTHING, _neighbours_key, declares_adjacency, neighbours
 from swdsl.lab.heuristic import HeuristicBot
 from swdsl.lab.search import SearchBot
 from swdsl.packs.loader import load_ruleset
@@ -154,6 +154,28 @@ def test_declared_adjacency_is_kept_per_pair_of_regions(classic):
             seen += 1
             assert any(isinstance(k, tuple) and len(k) == 3 for k in game.board.memo)
     assert seen
+
+
+@pytest.mark.parametrize("pack", PACKS)
+def test_declared_neighbours_kept_in_the_board_are_what_a_fresh_look_finds(pack):
+    """A race's declared neighbours kept in the board, keyed by the values of the variables and `here`s
+    its region.adjacent rules read (the Great Brass Pipe), are after every action what working them
+    out afresh finds, for every race and region where they are so kept."""
+    rs = load_ruleset([pack])
+    keyed = 0
+    for seed, game in _positions(rs, range(2), 400):  # seed 1: an Underground race holds the Pipe
+        for inst in game.races.values():
+            regions = [r for r in range(len(game.board)) if declares_adjacency(game, inst)
+                       and len(_neighbours_key(game, inst, r) or ()) == 5]  # the others: per-board tables, or live
+            keyed += bool(regions)
+            kept = [neighbours(game, inst, r) for r in regions]
+            caches.ON = False
+            try:
+                fresh = [neighbours(game, inst, r) for r in regions]
+            finally:
+                caches.ON = True
+            assert kept == fresh, f"{pack}, seed {seed}, action {len(game.actions)}, {inst.name}"
+    assert keyed or not any(m.given for c in rs.everything() for m in c.modifiers.get("region.adjacent", ()))
 
 
 @pytest.mark.parametrize("pack", PACKS)
