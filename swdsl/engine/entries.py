@@ -113,6 +113,9 @@ class Function:
     call: Callable[..., Any]  # call(ctx, *values)
     example: str
     variadic: bool = False  # the last parameter repeats (`min(a, b, …)`)
+    # its value depends on its arguments and the borders of the race asking only (`reach`, `groups`):
+    # the last value is kept with its arguments (closures._borders_only), asked again for every target
+    borders_only: bool = False
 
 
 @attrs.frozen

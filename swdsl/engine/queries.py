@@ -338,12 +338,13 @@ FUNCTIONS = {f.name: f for f in [
     Function("max", (_INT,), "int", "`max(a, b, …)`: the largest number",
              lambda ctx, *xs: max(x or 0 for x in xs), "max(1, cost of target - die)", variadic=True),
     Function("groups", (_REGIONS,), "int", "`groups(REGIONS)`: how many separate groups the regions form "
-             "(joined by adjacency)", lambda ctx, rs: count_groups(ctx, as_regions(rs)), "groups(my regions)"),
+             "(joined by adjacency)", lambda ctx, rs: count_groups(ctx, as_regions(rs)), "groups(my regions)",
+             borders_only=True),
     Function("reach", (Param("from", "regions"), Param("through", "regions")), "regions",
              "`reach(FROM, THROUGH)`: the regions FROM and every region of THROUGH joined to them by a chain of "
              "adjacent regions of THROUGH",
              lambda ctx, a, b: reach(ctx, as_regions(a), as_regions(b)),
-             "reach(my regions, regions where terrain is river)"),
+             "reach(my regions, regions where terrain is river)", borders_only=True),
 ]}
 
 

@@ -119,6 +119,8 @@ class ExprCompiler:
     def _call(self, e: ast.Call):
         args = [self.expr(a) for a in e.args]
         call = FUNCTIONS[e.func].call
+        if FUNCTIONS[e.func].borders_only:
+            return _borders_only(call, args)
         return lambda ctx: call(ctx, *[a(ctx) for a in args])
 
     def _neg(self, e: ast.Neg):
@@ -366,6 +368,25 @@ def _per_target(fn, adjacency: bool):
             got = memo[key] = fn(ctx)
         return got
     return cached
+
+
+def _borders_only(call, args):
+    """A call of a function of its arguments and borders alone (`reach`, `groups`): for a race that
+    declares no adjacency of its own, its last value is kept in the board with the arguments' values
+    and given again while they are the same (a reach rule's `target borders reach(my regions, …)`
+    asks the same reach for every target)."""
+    def kept(ctx):
+        values = [a(ctx) for a in args]
+        if declares_adjacency(ctx.game, ctx.me) or not caches.ON:
+            return call(ctx, *values)
+        key = tuple(v if v is None or isinstance(v, (int, frozenset)) else tuple(v) for v in values)
+        memo = ctx.game.board.memo
+        last = memo.get(kept)
+        if last is None or last[0] != key:
+            last = memo[kept] = key, call(ctx, *values)
+        found = last[1]
+        return list(found) if isinstance(found, list) else found  # a list of its own for whoever asked
+    return kept
 
 
 def _per_board(fn, adjacency: bool):

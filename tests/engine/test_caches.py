@@ -10,8 +10,10 @@ import pytest
 
 from swdsl.bots import RandomBot, play
 from swdsl.engine import caches
+from swdsl.engine.entries import Ctx
 from swdsl.engine.holdings import held, where
 from swdsl.engine.legal import _verdict, apply_legal, can_target, conquerable, frontier, legal_actions, sample
+from swdsl.engine.queries import reach
 from swdsl.engine.replay import checksum, record, replay
 from swdsl.engine.setup import new_game
 from swdsl.engine.stats import _NOTHING, _neighbours_key, declares_adjacency, neighbours
@@ -176,6 +178,22 @@ def test_declared_neighbours_kept_in_the_board_are_what_a_fresh_look_finds(pack)
                 caches.ON = True
             assert kept == fresh, f"{pack}, seed {seed}, action {len(game.actions)}, {inst.name}"
     assert keyed or not any(m.given for c in rs.everything() for m in c.modifiers.get("region.adjacent", ()))
+
+
+def test_reach_is_kept_with_its_arguments():
+    """The Lizardmen's `target borders reach(my regions, regions where is river)` asks the same reach
+    of every target: its last value is kept in the board with the arguments' values (a race declaring
+    no adjacency of its own), and it is what a fresh call finds."""
+    rs = load_ruleset(["underground"])
+    kept = []
+    for seed in range(6):
+        game = new_game(rs, 2, seed)
+        play(game, [RandomBot(seed), RandomBot(seed + 1)])
+        kept += [v for k, v in game.board.memo.items() if getattr(k, "__name__", "") == "kept"]
+    reaches = [(args, found) for args, found in kept if len(args) == 2]  # the others: `groups` (Flocking)
+    assert reaches
+    for (start, through), found in reaches:
+        assert found == reach(Ctx(game, None), start, through)
 
 
 @pytest.mark.parametrize("pack", PACKS)
