@@ -101,9 +101,7 @@ def borders(ctx: Ctx, subject: Any, other: Any) -> bool:
     def one(r: int) -> bool:
         if isinstance(other, int):
             return other in nb[r]
-        if isinstance(other, frozenset):
-            return not nb[r].isdisjoint(other)
-        return any(x in nb[r] for x in other)
+        return not nb[r].isdisjoint(other)  # any iterable: a list of regions in one C call
     return one(subject) if isinstance(subject, int) else any(one(x) for x in subject)
 
 
