@@ -95,13 +95,27 @@ def where(game: Game) -> tuple[dict[str, tuple[int, ...]], frozenset[int], dict[
 
 
 def held(game: Game, inst: RaceInst) -> Held:
-    """What the race holds through its regions now (kept with `where` while its regions with content
-    stay the same: a race's own moves change only which of them it holds)."""
+    """What the race holds through its regions now. Kept in the race while the marker index and its
+    regions are the same (`inst.holding`: every writer of its regions drops it, and a new index is
+    another object), and in the index while its regions with content stay the same (a race's own
+    moves change only which of them it holds)."""
     index = game.where
+    memo = inst.holding
+    if memo is not None and memo[0] is index and caches.ON:
+        return memo[1]
     if index is None or not caches.ON:
         if not (game.ruleset.hooked_markers or game.bound_powers):
             return NOTHING_HELD
         index = where(game)
+    found = _held(game, inst, index)
+    if caches.ON:
+        inst.holding = index, found
+    return found
+
+
+def _held(game: Game, inst: RaceInst, index: tuple) -> Held:
+    """What the race holds through the regions with content of `index` (the index's record of it, made
+    again when those regions differ)."""
     hooked = index[1]
     if hooked.isdisjoint(inst.regions):
         return NOTHING_HELD
