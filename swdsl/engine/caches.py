@@ -14,6 +14,8 @@ The caches, and why each is always right (docs/architecture.md, Speed):
   rules and the values those reads have now, so they are what a fresh fold finds;
 - where markers lie and what each race holds through them (holdings.where), kept
   in the game and dropped by every writer of markers, bound powers and worn rules;
+  each race's answer is kept in it too (`RaceInst.holding`) while that index and
+  its regions are the same (every writer of its regions drops it);
 - facts kept while a game is only read (`reading`): what each conquest costs, a
   race's declared neighbours of a region. Deciding legality, and choosing among
   legal actions, reads the game and writes nothing, so these cannot change until

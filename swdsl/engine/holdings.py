@@ -57,7 +57,8 @@ def may_hold(game: Game, name: str, on_markers: frozenset[str], on_powers: froze
 class Held(NamedTuple):
     """What a race holds through its regions: the regions with content with rules, that content (each
     declaration once, in region order), the stats it modifies and its abilities; its modifiers of a
-    stat (with the race's declined state) and triggers of an event are worked out at their first use."""
+    stat (with the race's declined state), triggers of an event and the fold's modifiers of a stat are
+    worked out at their first use."""
 
     regions: set[int]
     content: tuple[Content, ...]
@@ -65,9 +66,10 @@ class Held(NamedTuple):
     abilities: tuple[Ability, ...]
     mods: dict[tuple[str, bool], tuple[Modifier, ...]]
     triggers: dict[str, tuple[Trigger, ...]]
+    folds: dict[str, tuple]  # per stat, (the race's plan, its modifiers and these in fold order): stats.fold
 
 
-NOTHING_HELD = Held(set(), (), frozenset(), (), {}, {})
+NOTHING_HELD = Held(set(), (), frozenset(), (), {}, {}, {})
 
 
 def where(game: Game) -> tuple[dict[str, tuple[int, ...]], frozenset[int], dict[RaceInst, Held]]:
@@ -95,13 +97,27 @@ def where(game: Game) -> tuple[dict[str, tuple[int, ...]], frozenset[int], dict[
 
 
 def held(game: Game, inst: RaceInst) -> Held:
-    """What the race holds through its regions now (kept with `where` while its regions with content
-    stay the same: a race's own moves change only which of them it holds)."""
+    """What the race holds through its regions now. Kept in the race while the marker index and its
+    regions are the same (`inst.holding`: every writer of its regions drops it, and a new index is
+    another object), and in the index while its regions with content stay the same (a race's own
+    moves change only which of them it holds)."""
     index = game.where
+    memo = inst.holding
+    if memo is not None and memo[0] is index and caches.ON:
+        return memo[1]
     if index is None or not caches.ON:
         if not (game.ruleset.hooked_markers or game.bound_powers):
             return NOTHING_HELD
         index = where(game)
+    found = _held(game, inst, index)
+    if caches.ON:
+        inst.holding = index, found
+    return found
+
+
+def _held(game: Game, inst: RaceInst, index: tuple) -> Held:
+    """What the race holds through the regions with content of `index` (the index's record of it, made
+    again when those regions differ)."""
     hooked = index[1]
     if hooked.isdisjoint(inst.regions):
         return NOTHING_HELD
@@ -115,7 +131,7 @@ def held(game: Game, inst: RaceInst) -> Held:
                 if not any(c is x for x in content):
                     content.append(c)
         found = kept[inst] = Held(hits, tuple(content), frozenset(st for c in content for st in c.modifiers),
-                                  tuple(a for c in content for a in c.abilities), {}, {})
+                                  tuple(a for c in content for a in c.abilities), {}, {}, {})
     return found
 
 

@@ -79,14 +79,14 @@ def _put(game: Game, inst: RaceInst, region: int, tokens: int) -> bool:
     old = game.occupant[region]
     if old is not None and old is not inst:
         to_tray(game, old, game.tokens[region])
-        old.regions.discard(region)
+        old.release(region)
         game.occupant[region], game.tokens[region] = None, 0
     if tokens <= 0:
         return False
     new = game.occupant[region] is not inst
     game.occupant[region] = inst
     game.tokens[region] += tokens
-    inst.regions.add(region)
+    inst.hold(region)
     return new
 
 
@@ -305,7 +305,7 @@ def vacate(game: Game, inst: RaceInst, region: int) -> int:
     n = game.tokens[region]
     game.tokens[region] = 0
     game.occupant[region] = None
-    inst.regions.discard(region)
+    inst.release(region)
     markers_leave_with(game, region, inst)
     inst.hand += n
     fire(game, "region.abandoned", inst, target=region)
@@ -415,12 +415,12 @@ def swap_regions(game: Game, a: int, b: int, by: RaceInst | None = None) -> None
     ia, ib = game.occupant[a], game.occupant[b]
     for inst, r in ((ia, a), (ib, b)):
         if inst is not None:
-            inst.regions.discard(r)
+            inst.release(r)
     game.occupant[a], game.occupant[b] = ib, ia
     game.tokens[a], game.tokens[b] = game.tokens[b], game.tokens[a]
     for inst, r in ((ib, a), (ia, b)):
         if inst is not None:
-            inst.regions.add(r)
+            inst.hold(r)
     defs = game.ruleset.markers
     ma, mb = game.markers[a], game.markers[b]
     game.markers[a] = [m for m in ma if defs[m[0]].fixed] + [m for m in mb if not defs[m[0]].fixed]
@@ -558,7 +558,7 @@ def remove_race(game: Game, inst: RaceInst) -> None:
     for p in game.players:
         if p.markers:
             remove_player_markers(game, p.seat, lambda n, o: o != inst.id)
-    inst.regions.clear()
+    inst.release_all()
     to_tray(game, inst, inst.hand + inst.reserve + inst.pending)
     inst.hand = inst.reserve = inst.pending = 0
     game.races.pop(inst.id, None)

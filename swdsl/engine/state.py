@@ -48,6 +48,9 @@ class RaceInst:
     triggers: dict[str, tuple[Trigger, ...]] = attrs.field(factory=dict)
     abilities: tuple[Ability, ...] = ()
     fold_cache: dict[str, Any] = attrs.field(factory=dict)  # per stat, its fold plan (stats.plan)
+    # what it holds through its regions, with the marker index it was read from (holdings.held); every
+    # change of `regions` goes through hold/release/release_all, which drop it
+    holding: tuple | None = None
 
     def __attrs_post_init__(self) -> None:
         self.rebuild_hooks()
@@ -70,6 +73,21 @@ class RaceInst:
         self.abilities = tuple(abilities)
         self.fold_cache.clear()
 
+    def hold(self, region: int) -> None:
+        """The race now holds `region` (what it holds through its regions is looked at again)."""
+        self.regions.add(region)
+        self.holding = None
+
+    def release(self, region: int) -> None:
+        """The race no longer holds `region`."""
+        self.regions.discard(region)
+        self.holding = None
+
+    def release_all(self) -> None:
+        """The race holds no region any more."""
+        self.regions.clear()
+        self.holding = None
+
     def scope_ok(self, scope: str) -> bool:
         if scope == "always":
             return True
@@ -89,6 +107,7 @@ class RaceInst:
             object.__setattr__(new, field, getattr(self, field))
         new.regions, new.vars, new.lost = set(self.regions), dict(self.vars), set(self.lost)
         new.troops, new.turn_tags, new.fold_cache = dict(self.troops), set(self.turn_tags), dict(self.fold_cache)
+        new.holding = None
         return new
 
 

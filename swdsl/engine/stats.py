@@ -206,16 +206,13 @@ def _make_plan(game: Game, stat: str, inst: RaceInst | None, bound: bool) -> Pla
                 favoured, table)
 
 
-def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, Any], parts: list | None = None):
-    """The value of `stat` for `inst` from `base`; appends steps to `parts` if given."""
-    p = plan(game, stat, inst)
-    mods = p.mods
-    if p.held:
-        held = _held_mods(game, stat, inst)
-        if held:
-            mods = mods + tuple(held)
-            if game.ruleset.reorders:
-                mods = tuple(sorted(mods, key=_late))
+def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, Any], parts: list | None = None,
+         p: Plan | None = None):
+    """The value of `stat` for `inst` from `base`, by the race's plan `p` (looked up if not given);
+    appends steps to `parts` if given."""
+    if p is None:
+        p = plan(game, stat, inst)
+    mods = _with_held(game, stat, inst, p) if p.held else p.mods  # type: ignore[arg-type]
     if mods:
         folding = game.folding
         # a rule of this stat that asks for the stat itself (same race, same bindings) reads its base;
@@ -230,6 +227,22 @@ def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, A
     if stat in _BOUNDED:
         return _bounded(STATS[stat], base, parts)
     return base
+
+
+def _with_held(game: Game, stat: str, inst: RaceInst, p: Plan) -> tuple[Modifier, ...]:
+    """The plan's modifiers and those of the content the race holds now, in fold order: kept with what
+    it holds (holdings.Held.folds), per stat for the plan it was worked out with."""
+    h = held(game, inst)
+    if stat not in h.stats:
+        return p.mods
+    found = h.folds.get(stat)
+    if found is not None and found[0] is p:
+        return found[1]
+    mods = p.mods + held_mods(game, inst, stat)
+    if game.ruleset.reorders:
+        mods = tuple(sorted(mods, key=_late))
+    h.folds[stat] = p, mods
+    return mods
 
 
 def _folded(value: Any, ctx: Ctx, p: Plan, mods: tuple, parts: list | None) -> Any:
@@ -255,11 +268,6 @@ def _folded(value: Any, ctx: Ctx, p: Plan, mods: tuple, parts: list | None) -> A
         if parts is not None:
             parts.append((m.source + bounded, m.op, v, before, value))
     return value
-
-
-def _held_mods(game: Game, stat: str, inst: RaceInst | None) -> tuple[Modifier, ...]:
-    """The modifiers of `stat` that content the race holds adds now."""
-    return () if inst is None else held_mods(game, inst, stat)
 
 
 def _bounded(entry: Stat, value: Any, parts: list | None) -> Any:
@@ -314,7 +322,7 @@ def value(game: Game, stat: str, inst: RaceInst | None, parts: list | None = Non
             key = (p.table, b["target"], b["other"])
             found = memo.get(key, _NOTHING)
             if found is _NOTHING:
-                found = memo[key] = fold(game, stat, STATS[stat].base(game, inst, b), inst, b)
+                found = memo[key] = fold(game, stat, STATS[stat].base(game, inst, b), inst, b, None, p)
             return found
         base = constant
         if base is _NOTHING:  # a base read from the game: one table per value it takes
@@ -324,12 +332,12 @@ def value(game: Game, stat: str, inst: RaceInst | None, parts: list | None = Non
             table = memo[(p.table, base)] = [_NOTHING] * len(game.board)
         found = table[b["target"]]
         if found is _NOTHING:
-            found = table[b["target"]] = fold(game, stat, base, inst, b)
+            found = table[b["target"]] = fold(game, stat, base, inst, b, None, p)
         return found
     base = STATS[stat].base(game, inst, b) if constant is _NOTHING else constant
     if parts is not None:
         parts.append(("base", "set", base, base, base))
-    return fold(game, stat, base, inst, b, parts)
+    return fold(game, stat, base, inst, b, parts, p)
 
 
 def map_reach(game: Game, inst: RaceInst) -> tuple[list[bool] | None, list[int]] | None:
@@ -339,7 +347,7 @@ def map_reach(game: Game, inst: RaceInst) -> tuple[list[bool] | None, list[int]]
     borders), and the regions in reach wherever they lie. None when each region must be asked."""
     stat = "conquest.reachable" if inst.regions else "conquest.entry"
     p = plan(game, stat, inst)
-    if p.table is None or not caches.ON or p.favoured is not None or p.held and _held_mods(game, stat, inst):
+    if p.table is None or not caches.ON or p.favoured is not None or p.held and held_mods(game, inst, stat):
         return None
     key = (p.table, "reach")
     found = game.board.memo.get(key)
@@ -357,8 +365,11 @@ def map_reach(game: Game, inst: RaceInst) -> tuple[list[bool] | None, list[int]]
 def _tabled(game: Game, p: Plan, stat: str, inst: RaceInst | None, target: int | None) -> bool:
     """Whether the per-board table of the plan serves `inst` at `target` now: the plan's mods alone
     apply (no held content modifying the stat, no shield)."""
-    return p.table is not None and caches.ON and not (p.held and _held_mods(game, stat, inst)) \
-        and not (p.favoured is not None and shielded(game, inst, target))
+    if p.table is None or not caches.ON:
+        return False
+    if p.held and held_mods(game, inst, stat):  # type: ignore[arg-type]  # a plan with held content is a race's
+        return False
+    return not (p.favoured is not None and shielded(game, inst, target))
 
 
 def declares_adjacency(game: Game, inst: RaceInst | None) -> bool:

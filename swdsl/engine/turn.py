@@ -93,7 +93,7 @@ def lose_region(game: Game, defender: RaceInst, region: int, attacker: RaceInst,
     defender.pending += n - discard
     game.tokens[region] = 0
     game.occupant[region] = None
-    defender.regions.discard(region)
+    defender.release(region)
     defender.lost.add(region)
     if tally is not None:
         tally.close()

@@ -97,7 +97,7 @@ def cancel(game: Game) -> None:
         return
     game.turn.undo = None
     a.hand += game.tokens[r]
-    a.regions.discard(r)
+    a.release(r)
     game.occupant[r], game.tokens[r] = None, 0
     markers_leave_with(game, r, a)
     for piece, n in loss.markers.items():
@@ -114,7 +114,7 @@ def cancel(game: Game) -> None:
         if loss.lost:
             d.lost.discard(r)
         game.occupant[r], game.tokens[r] = d, loss.tokens
-        d.regions.add(r)
+        d.hold(r)
     if loss.returning:
         del game.turn.returning[-loss.returning:]
     del game.turn.log[loss.log:]

@@ -190,7 +190,7 @@ def _score(game: Game, inst: RaceInst, region: int | None) -> int | None:
     if region is not None and region not in me.regions:  # whoever held it is left out of this measure
         copy.tokens[region] = 1
         copy.occupant[region] = me
-        me.regions.add(region)
+        me.hold(region)
     before = copy.players[me.player].coins
     try:
         engine_turn.score(copy, me.player)

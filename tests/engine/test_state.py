@@ -149,7 +149,8 @@ COVERED = {
 NOT_STATE = {"Game": {"ruleset", "setup", "board", "seed", "actions", "ledger", "cause", "reading_adjacency", "where",
                       "folding"}, "Player": {"seat"},
              "TurnState": {"undo"},  # set only while a conquest's own triggers run
-             "RaceInst": {"id", "race", "power", "player", "mods", "triggers", "abilities", "fold_cache"}}
+             "RaceInst": {"id", "race", "power", "player", "mods", "triggers", "abilities", "fold_cache",
+                          "holding"}}
 
 
 def test_every_field_of_the_state_is_covered_by_a_change():
