@@ -439,7 +439,7 @@ def _neighbours_key(game: Game, inst: RaceInst, r: int) -> tuple | None:
     p = plan(game, "region.adjacent", inst)
     if not caches.ON or p.favoured is not None and shielded(game, inst, r):
         return None
-    held = _held_mods(game, "region.adjacent", inst) if p.held else ()
+    held = held_mods(game, inst, "region.adjacent") if p.held else ()
     if p.table is not None and not held:
         return neighbours, p.table, r
     values: list[Any] = []
