@@ -111,8 +111,9 @@ def ability_actions(game: Game, inst: RaceInst, phase: str, only: Action | None 
 
 def ability_candidates(game: Game, inst: RaceInst, phase: str) -> tuple[list[Action], list[tuple]]:
     """(legal, unlisted): the abilities on offer in `phase`; those with one choice among a `where`
-    selection are not listed but given as (the values it filters, `check(game, inst, v)`: the
-    action choosing `v` and its verdict (None), if legal): `sample` checks only the values it draws."""
+    selection, or whose later choices are among few values (Choice.few), are not listed but given as
+    (the values or combinations worth checking, `check(game, inst, v)`: the action choosing `v` and
+    its verdict (None), if legal): `sample` checks only the ones it draws."""
     legal: list[Action] = []
     unlisted: list[tuple] = []
     rs = game.ruleset
@@ -120,15 +121,33 @@ def ability_candidates(game: Game, inst: RaceInst, phase: str) -> tuple[list[Act
             game) and may_hold(game, phase, rs.held_phases, rs.power_phases)):
         return legal, unlisted
     for user, key, ab, ctx, uses in _offered(game, inst, phase):
-        if len(ab.choose) == 1 and ab.choose[0].base is not None:
-            unlisted.append((list(dict.fromkeys(ab.choose[0].base(ctx))), functools.partial(_choosing, key, ab, ctx, uses)))
+        choose = ab.choose
+        if len(choose) == 1 and choose[0].base is not None:
+            unlisted.append((list(dict.fromkeys(choose[0].base(ctx))), functools.partial(_choosing, key, ab, ctx, uses, False)))
+        elif len(choose) > 1 and all(c.few for c in choose[1:]):
+            unlisted.append((_worth_checking(ctx, choose), functools.partial(_choosing, key, ab, ctx, uses, True)))
         else:
             legal.extend(_combos(game, user, key, ab, ctx, uses, None))
     return legal, unlisted
 
 
-def _choosing(key: str, ab, ctx: Ctx, uses: dict, game: Game, inst: RaceInst, v: Any) -> tuple[Action, None] | None:
-    found = _combos(game, ctx.me, key, ab, ctx, uses, (v,))  # type: ignore[arg-type]
+def _worth_checking(ctx: Ctx, choose: tuple[Choice, ...], i: int = 0, prefix: tuple = ()) -> list[tuple]:
+    """The combinations worth checking one at a time, each once: the first choice's options, and each later
+    choice among the values its `where` tests (the earlier ones bound while they are read)."""
+    if i == len(choose):
+        return [prefix]
+    c = choose[i]
+    out: list[tuple] = []
+    for v in c.options(ctx) if i == 0 else dict.fromkeys(c.base(ctx)):  # type: ignore[misc]
+        ctx.b[c.name] = v
+        out.extend(_worth_checking(ctx, choose, i + 1, prefix + (v,)))
+    ctx.b.pop(c.name, None)
+    return out
+
+
+def _choosing(key: str, ab, ctx: Ctx, uses: dict, whole: bool, game: Game, inst: RaceInst,
+              v: Any) -> tuple[Action, None] | None:
+    found = _combos(game, ctx.me, key, ab, ctx, uses, v if whole else (v,))  # type: ignore[arg-type]
     return (found[0], None) if found else None
 
 

@@ -61,6 +61,7 @@ class Choice:
     options: Fn  # options(ctx) -> sorted values
     is_option: Callable[[Any, Any], bool]  # is_option(ctx, value)
     base: Fn | None = None  # base(ctx) -> values the options are among (a `where`'s unfiltered set), or None
+    few: bool = False  # base is narrower than every region (markers' regions, map-only parts, a race's regions)
 
 
 @attrs.frozen

@@ -164,14 +164,19 @@ class ExprCompiler:
         return filtered
 
     def candidates(self, e: ast.Filtered):
-        """The values a `where` tests: its base; but for `regions where … has M …` only the regions
-        where M lies (holdings.where), for `… has a KIND …` those where some marker lies, and for
-        `regions where … borders X …` (X not depending on the element) only the regions bordering X,
-        in order, for a race that declares no adjacency of its own: the others cannot pass, and
-        markers are few, X often a race's few regions."""
-        base = self.expr(e.base)
+        """The values a `where` tests: its base, or fewer (narrowed)."""
+        return self.narrowed(e) or self.expr(e.base)
+
+    def narrowed(self, e: ast.Filtered):
+        """The values worth testing of a `where` over every region, or None: for `regions where … has
+        M …` only the regions where M lies (holdings.where), for `… has a KIND …` those where some
+        marker lies, for `regions where … borders X …` (X not depending on the element) only the
+        regions bordering X, in order, for a race that declares no adjacency of its own, and else
+        those passing the parts that read only the map: the others cannot pass, and markers are few,
+        X often a race's few regions."""
         if not (isinstance(e.base, ast.RegionSet) and e.base.qual == "all"):
-            return base
+            return None
+        base = self.expr(e.base)
         tests = [c for c in _conjuncts(e.cond) if isinstance(c, ast.Test) and c.kind != "is_not" and c.subject is None]
         named = next((self.res[id(c)][1] for c in tests if self.res.get(id(c), ("",))[0] == "marker"), None)
         if named is not None:
@@ -182,7 +187,7 @@ class ExprCompiler:
         near = next((c.operand for c in tests if self.res.get(id(c), ("",))[0] == "borders"
                      and not self._mentions_element(c.operand, e.name)), None)
         if near is None:
-            return base
+            return self._map_prefilter(base, _conjuncts(e.cond))
         other = self.expr(near)
 
         def bordering(ctx):
@@ -194,6 +199,26 @@ class ExprCompiler:
             nb = ctx.game.board.neighbours
             return sorted(nb[x] if isinstance(x, int) else set().union(*(nb[r] for r in x)))
         return bordering
+
+    def _map_prefilter(self, base, conjuncts: list):
+        """The regions passing the conjuncts that read only the map (`has magic`, `terrain is sea`),
+        kept in the board, in order, when others are left to test: `regions where has magic and not is
+        immune` tests immunity on the few magic regions only."""
+        static = [c for c in conjuncts if self.static(c)]
+        if not static or len(static) == len(conjuncts):  # all of them: the whole selection is kept per board
+            return None
+        tests = [self.expr(c) for c in static]
+
+        def passing(ctx):
+            saved = ctx.it
+            out = []
+            for x in base(ctx):
+                ctx.it = x
+                if all(test(ctx) for test in tests):
+                    out.append(x)
+            ctx.it = saved
+            return out
+        return _per_board(passing, any(reads_adjacency(c) for c in static), tuple)
 
     def _mentions_element(self, e, name: str | None) -> bool:
         """Whether `e` reads the element a `where` is testing (`it`, its `as` name), outside the
@@ -389,14 +414,14 @@ def _borders_only(call, args):
     return kept
 
 
-def _per_board(fn, adjacency: bool):
-    """Memoise a map-only selection in the board it was computed on."""
+def _per_board(fn, adjacency: bool, keep=frozenset):
+    """Memoise a map-only selection in the board it was computed on (`keep`: as what)."""
     def cached(ctx):
         if adjacency and declares_adjacency(ctx.game, ctx.me) or not caches.ON:
-            return frozenset(fn(ctx))
+            return keep(fn(ctx))
         memo = ctx.game.board.memo
         got = memo.get(cached)
         if got is None:
-            got = memo[cached] = frozenset(fn(ctx))
+            got = memo[cached] = keep(fn(ctx))
         return got
     return cached

@@ -112,7 +112,7 @@ class Compiler(ExprCompiler):
                 if kind == "regions":
                     options, is_option = _unshielded(options, is_option)
                 chooses.append(Choice(step.name, ELEMENT.get(kind, "region"), options, is_option,
-                                      self.unfiltered(step.selection)))
+                                      *self.unfiltered(step.selection)))
         return chooses, effects
 
     def ability(self, d: ast.Decl, a: ast.Ability) -> Ability:
@@ -131,10 +131,16 @@ class Compiler(ExprCompiler):
         fn = self.expr(sel)
         return lambda ctx: sorted(fn(ctx))
 
-    def unfiltered(self, sel: ast.Expr):
+    def unfiltered(self, sel: ast.Expr) -> tuple[Any, bool]:
         """The values a `where` selection tests (closures.candidates), or None: a bot drawing one
-        action checks one of them instead of listing the options."""
-        return self.candidates(sel) if isinstance(sel, ast.Filtered) else None
+        action checks one of them instead of listing the options; and whether they are few (narrowed,
+        or not every region)."""
+        if not isinstance(sel, ast.Filtered):
+            return None, False
+        narrowed = self.narrowed(sel)
+        if narrowed is not None:
+            return narrowed, True
+        return self.expr(sel.base), not (isinstance(sel.base, ast.RegionSet) and sel.base.qual == "all")
 
     def is_option(self, sel: ast.Expr):
         """Whether one value is among a selection's options, testing the

@@ -10,9 +10,10 @@ import pytest
 
 from swdsl.bots import RandomBot, play
 from swdsl.engine import caches
+from swdsl.engine.abilities import _offered, ability_actions, ability_candidates
 from swdsl.engine.entries import Ctx
 from swdsl.engine.holdings import held, where
-from swdsl.engine.legal import _verdict, apply_legal, can_target, conquerable, frontier, legal_actions, sample
+from swdsl.engine.legal import ABILITY_PHASE, _verdict, apply_legal, can_target, conquerable, frontier, legal_actions, sample
 from swdsl.engine.queries import reach
 from swdsl.engine.replay import checksum, record, replay
 from swdsl.engine.setup import new_game
@@ -217,3 +218,43 @@ def test_sample_draws_legal_actions_and_each_of_them(pack):
             if len(legal) <= 5:  # each is drawn with probability 1/len: all of them show up
                 assert drawn == set(legal)
             apply_legal(game, bot.choose(game, legal))
+
+
+def _same_options(game, ctx, choose, where: str) -> int:
+    """Each choice's options (narrowed to the values its `where` tests: closures.narrowed) are the
+    values of the whole set that pass the choice's test alone, the earlier choices bound to each of
+    theirs; returns how many choices it compared."""
+    if not choose:
+        return 0
+    c, compared = choose[0], 1
+    if c.kind == "region":
+        every = [r for r in range(len(game.board)) if c.is_option(ctx, r)]
+        assert c.options(ctx) == every, where
+    for v in c.options(ctx):
+        ctx.b[c.name] = v
+        compared += _same_options(game, ctx, choose[1:], where)
+    ctx.b.pop(c.name, None)
+    return compared
+
+
+@pytest.mark.parametrize("pack", PACKS)
+def test_abilities_drawn_one_at_a_time_are_those_listed(pack):
+    """At every decision of random games: a region choice lists the regions passing its test, though
+    it tests only some (`regions where has magic and not is immune` tests the magic regions only);
+    and the abilities `sample` checks one combination at a time (abilities.ability_candidates: one
+    `where` choice, or later choices among few values) give, with those it lists, exactly the
+    abilities legal_actions lists."""
+    rs = load_ruleset([pack])
+    compared = 0
+    for seed, game in _positions(rs, range(3), 500):
+        phase = ABILITY_PHASE.get(game.phase)
+        inst = game.turn.acting
+        if phase is None or inst is None:
+            continue
+        where = f"{pack}, seed {seed}, action {len(game.actions)}"
+        for _user, key, ab, ctx, _uses in _offered(game, inst, phase):
+            compared += _same_options(game, ctx, ab.choose, f"{where}, {key}")
+        listed, unlisted = ability_candidates(game, inst, phase)
+        found = listed + [hit[0] for values, check in unlisted for v in values if (hit := check(game, inst, v))]
+        assert sorted(found) == sorted(ability_actions(game, inst, phase)), where
+    assert compared
