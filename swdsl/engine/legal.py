@@ -246,7 +246,8 @@ def sample(game: Game, rng: random.Random) -> tuple[Action, Any] | None:
     time, a rejected one set apart: the first to pass is uniform among the legal actions, whichever
     illegal ones were set apart on the way. A conquest target stands for `conquer` and `final`
     together (at most one is legal); an ability choosing among a `where` selection stands for
-    each value the selection tests, and the value drawn is checked alone."""
+    each value the selection tests, one whose later choices are among few values for each
+    combination worth checking (abilities.ability_candidates), and the one drawn is checked alone."""
     draws = _DRAWS.get(game.turn.phase)
     if draws is None or game.over:
         return None
