@@ -417,9 +417,9 @@ def neighbours(game: Game, inst: RaceInst | None, r: int) -> frozenset[int]:
     """The regions adjacent to `r` for `inst`. Declared adjacency is asked of every region, so it is
     worked out once: in the board when it is a function of the map and a few values (_neighbours_key),
     else per race and region while the game is only read (caches.reading)."""
-    if not declares_adjacency(game, inst):
+    if inst is None or not declares_adjacency(game, inst):
         return game.board.neighbours[r]
-    key = _neighbours_key(game, inst, r)  # type: ignore[arg-type]
+    key = _neighbours_key(game, inst, r)
     memo = game.board.memo if key is not None else caches.kept(game)
     if key is None:
         key = (neighbours, inst, r)
@@ -452,8 +452,25 @@ def _neighbours_key(game: Game, inst: RaceInst, r: int) -> tuple | None:
     return neighbours, p.mods, held, tuple(values), r
 
 
-def _declared(game: Game, inst: RaceInst | None, r: int) -> frozenset[int]:
-    return frozenset(x for x in range(len(game.board)) if x != r and adjacent(game, inst, r, x))
+def _declared(game: Game, inst: RaceInst, r: int) -> frozenset[int]:
+    """The regions `inst`'s region.adjacent fold makes adjacent to `r`: one plan, one context and the map's
+    borders while its rules are read (so none of them asks for the stat again), `other` set in turn."""
+    p = plan(game, "region.adjacent", inst)
+    mods = _with_held(game, "region.adjacent", inst, p) if p.held else p.mods
+    borders = game.board.neighbours[r]
+    b = {"target": r, "other": r}
+    ctx = Ctx(game, inst, b)
+    found = []
+    game.reading_adjacency.add(inst.id)
+    try:
+        for x in range(len(game.board)):
+            if x != r:
+                b["other"] = x
+                if _folded(x in borders, ctx, p, mods, None):
+                    found.append(x)
+    finally:
+        game.reading_adjacency.discard(inst.id)
+    return frozenset(found)
 
 
 def shielded(game: Game, attacker: RaceInst | None, target: int | None) -> bool:
