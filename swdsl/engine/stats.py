@@ -453,9 +453,12 @@ def _neighbours_key(game: Game, inst: RaceInst, r: int) -> tuple | None:
 
 
 def _declared(game: Game, inst: RaceInst, r: int) -> frozenset[int]:
-    """The regions `inst`'s region.adjacent fold makes adjacent to `r`: one plan, one context and the map's
-    borders while its rules are read (so none of them asks for the stat again), `other` set in turn."""
+    """The regions `inst`'s region.adjacent fold makes adjacent to `r`: from the per-board table pair by pair
+    where it serves (value), else with one plan, one context and the map's borders while its rules are read
+    (so none of them asks for the stat again), `other` set in turn."""
     p = plan(game, "region.adjacent", inst)
+    if _tabled(game, p, "region.adjacent", inst, r):
+        return frozenset(x for x in range(len(game.board)) if x != r and adjacent(game, inst, r, x))
     mods = _with_held(game, "region.adjacent", inst, p) if p.held else p.mods
     borders = game.board.neighbours[r]
     b = {"target": r, "other": r}
