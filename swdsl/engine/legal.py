@@ -32,6 +32,7 @@ from swdsl.engine.actions import Action, IllegalAction
 from swdsl.engine.errors import ContentError
 from swdsl.engine.state import Game, RaceInst
 from swdsl.engine.stats import (
+    bordering,
     conquest_cost,
     declares_adjacency,
     is_immune,
@@ -44,35 +45,38 @@ from swdsl.engine.stats import (
 # ---- conquests --------------------------------------------------------------------
 
 
-def candidates(game: Game, inst: RaceInst) -> tuple[list[int], bool]:
+def candidates(game: Game, inst: RaceInst, drawn: bool = False) -> tuple[list[int], bool]:
     """Regions worth testing as conquest targets (a new list), and whether all of them are in reach
-    (the frontier: only the other conditions are left to ask)."""
-    front = frontier(game, inst)
+    (the frontier: only the other conditions are left to ask); `drawn`: for `sample` (frontier)."""
+    front = frontier(game, inst, drawn)
     if front is not None:
         return front, True
     return [r for r in range(len(game.board)) if r not in inst.regions], False
 
 
-def frontier(game: Game, inst: RaceInst) -> list[int] | None:
-    """The regions in `inst`'s reach, when the map tells (it declares no adjacency of its own and its
-    reach rules read only the map and the target): the regions bordering its own that are in reach
-    from there, and those its rules put in reach wherever they lie (before its first conquest, where
-    it may enter); None when each region must be asked."""
-    if declares_adjacency(game, inst):
+def frontier(game: Game, inst: RaceInst, drawn: bool = False) -> list[int] | None:
+    """The regions in `inst`'s reach, when the board tells (its borders are the map's, or declared ones
+    kept in the board, and its reach rules read only those and the target, where no shield applies):
+    the regions bordering its own that are in reach from there, and those its rules put in reach
+    wherever they lie (before its first conquest, where it may enter); None when each region must be
+    asked. When one is `drawn` (`sample`), only where the map's borders and reach rules no shield can
+    change tell it: elsewhere asking the few regions drawn costs less, and random games stay the same."""
+    declared = declares_adjacency(game, inst)
+    if drawn and declared:
         return None
     if not inst.regions:
-        entry = map_reach(game, inst)
+        entry = map_reach(game, inst, drawn)
         return None if entry is None else list(entry[1])
-    reach = map_reach(game, inst) if modified(game, "conquest.reachable", inst) else (None, ())
-    if reach is None:
+    reach = map_reach(game, inst, drawn) if modified(game, "conquest.reachable", inst) else (None, ())
+    nb = None if reach is None else bordering(game, inst) if declared else game.board.neighbours
+    if reach is None or nb is None:
         return None
-    nb = game.board.neighbours
-    bordering: set[int] = set()
+    near_by: set[int] = set()
     for r in inst.regions:
-        bordering |= nb[r]
+        near_by |= nb[r]
     near, far = reach
-    front = bordering if near is None else {r for r in bordering if near[r]}
-    front.update(r for r in far if r not in bordering)
+    front = near_by if near is None else {r for r in near_by if near[r]}
+    front.update(far)
     front -= inst.regions
     return sorted(front)
 
@@ -260,7 +264,7 @@ def sample(game: Game, rng: random.Random) -> tuple[Action, Any] | None:
         if not rule.guard(game, inst):
             continue
         if how == "target":
-            args, near = candidates(game, inst)
+            args, near = candidates(game, inst, True)
             groups.append(("whole", args, _near_target if near else _target))
         elif how == "ability":
             args, unlisted = ability_candidates(game, inst, ABILITY_PHASE[game.turn.phase])
