@@ -6,12 +6,15 @@ The caches, and why each is always right (docs/architecture.md, Speed):
   they were made from (banner, power, declined state, powers bound or not);
 - per-board tables and memos (stats.value, lang/closures.py): only values that
   depend on the map and the stat's regions alone (`target`, and `other` for
-  region.adjacent; borders too, for races declaring no adjacency of their own and
-  inside region.adjacent), kept in the board, which never changes, and used only
-  while the race holds no content modifying the stat and no shield applies;
+  region.adjacent; borders too: the map's, or those a race declares when they are a
+  per-board table themselves, the table keyed by which), kept in the board, which
+  never changes, and used only while the race holds no content modifying the stat, no
+  shield applies, and it sees the borders the table was made with (stats.tabled);
 - a race's declared neighbours when its region.adjacent rules read only the map, the two
   regions, variables and `here` (stats._neighbours_key): kept in the board, keyed by those
-  rules and the values those reads have now, so they are what a fresh fold finds;
+  rules and the values those reads have now, so they are what a fresh fold finds; and
+  the other way round, per region, the regions whose neighbours include it
+  (frontier.bordering), kept so while no race on the board may shield a region from it;
 - where markers lie and what each race holds through them (holdings.where), kept
   in the game and dropped by every writer of markers, bound powers and worn rules;
   each race's answer is kept in it too (`RaceInst.holding`) while that index and

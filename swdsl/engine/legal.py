@@ -30,51 +30,11 @@ from swdsl.engine import caches, market, pieces, turn
 from swdsl.engine.abilities import ability_actions, ability_candidates, decision_actions, use_ability
 from swdsl.engine.actions import Action, IllegalAction
 from swdsl.engine.errors import ContentError
+from swdsl.engine.frontier import candidates
 from swdsl.engine.state import Game, RaceInst
-from swdsl.engine.stats import (
-    conquest_cost,
-    declares_adjacency,
-    is_immune,
-    map_reach,
-    modified,
-    region_minimum,
-    value,
-)
+from swdsl.engine.stats import conquest_cost, is_immune, region_minimum, value
 
 # ---- conquests --------------------------------------------------------------------
-
-
-def candidates(game: Game, inst: RaceInst) -> tuple[list[int], bool]:
-    """Regions worth testing as conquest targets (a new list), and whether all of them are in reach
-    (the frontier: only the other conditions are left to ask)."""
-    front = frontier(game, inst)
-    if front is not None:
-        return front, True
-    return [r for r in range(len(game.board)) if r not in inst.regions], False
-
-
-def frontier(game: Game, inst: RaceInst) -> list[int] | None:
-    """The regions in `inst`'s reach, when the map tells (it declares no adjacency of its own and its
-    reach rules read only the map and the target): the regions bordering its own that are in reach
-    from there, and those its rules put in reach wherever they lie (before its first conquest, where
-    it may enter); None when each region must be asked."""
-    if declares_adjacency(game, inst):
-        return None
-    if not inst.regions:
-        entry = map_reach(game, inst)
-        return None if entry is None else list(entry[1])
-    reach = map_reach(game, inst) if modified(game, "conquest.reachable", inst) else (None, ())
-    if reach is None:
-        return None
-    nb = game.board.neighbours
-    bordering: set[int] = set()
-    for r in inst.regions:
-        bordering |= nb[r]
-    near, far = reach
-    front = bordering if near is None else {r for r in bordering if near[r]}
-    front.update(r for r in far if r not in bordering)
-    front -= inst.regions
-    return sorted(front)
 
 
 def conquerable(game: Game, inst: RaceInst, r: int) -> bool:
@@ -261,7 +221,7 @@ def sample(game: Game, rng: random.Random) -> tuple[Action, Any] | None:
         if not rule.guard(game, inst):
             continue
         if how == "target":
-            args, near = candidates(game, inst)
+            args, near = candidates(game, inst, True)
             groups.append(("whole", args, _near_target if near else _target))
         elif how == "ability":
             args, unlisted = ability_candidates(game, inst, ABILITY_PHASE[game.turn.phase])

@@ -17,16 +17,14 @@ designer reads as "never below N, whatever else applies".
 
 Protection: where the defender shields a region (`region.shielded`), the
 attacker's own modifiers that favour it — as the stat's `favours` says — are
-skipped; edition rules still apply. `explain` runs the same fold and records
-every step.
+skipped; edition rules still apply. `explain` (explain.py) runs the same fold and
+records every step.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, NamedTuple
-
-import attrs
 
 from swdsl.engine import caches
 from swdsl.engine.content import Modifier
@@ -157,6 +155,7 @@ class Plan(NamedTuple):
     held: bool  # content held through regions may add modifiers (relics, places, bound powers)
     favoured: Callable[[Any, Any], bool] | None  # what a shield undoes, when shields exist
     table: int | None  # the per-board table's key when the value is a function of the map and `target` only
+    borders: int | None  # which borders the table was made with, when it reads some (_borders)
 
 
 def plan(game: Game, stat: str, inst: RaceInst | None) -> Plan:
@@ -196,14 +195,40 @@ def _make_plan(game: Game, stat: str, inst: RaceInst | None, bound: bool) -> Pla
     # a shield undoes a race's or content's modifier, never an edition rule's
     shields = "region.shielded" in rs.modified_stats and (held or any(m.origin != "rule" for m in mods))
     favoured = _FAVOURED.get(STATS[stat].favours) if shields else None
-    # borders are the map's unless the race declares its own, and always inside a region.adjacent fold
-    own_borders = stat != "region.adjacent" and inst is not None and modified(game, "region.adjacent", inst)
+    # borders are the map's inside a region.adjacent fold; elsewhere those the race's own rules declare
+    borders = None
+    if stat != "region.adjacent" and any(m.map_only == "adjacency" for m in mods):
+        own = inst is not None and ("region.adjacent" in rs.rule_mods or "region.adjacent" in inst.mods)
+        declared = plan(game, "region.adjacent", inst).table if own else _MAP
+        borders = _LIVE if declared is None else declared
     table = None
-    if mods and "target" in STATS[stat].bindings \
-            and all(m.map_only == "map" or m.map_only == "adjacency" and not own_borders for m in mods):
-        table = rs.tables.setdefault((stat, mods), len(rs.tables))
+    if mods and "target" in STATS[stat].bindings and borders != _LIVE and all(m.map_only for m in mods):
+        table = rs.tables.setdefault((stat, mods, borders), len(rs.tables))
     return Plan(inst and inst.race, inst and inst.power, bool(inst and inst.declined), bound, mods, held,
-                favoured, table)
+                favoured, table, borders)
+
+
+_MAP, _LIVE = -1, -2  # a plan's borders: the map's; declared ones that are no per-board table
+
+
+def _borders(game: Game, inst: RaceInst | None) -> int:
+    """Which borders `inst`'s rules see now: the map's, the per-board table of those it declares, or
+    _LIVE (held content declares some, or a shield may undo some). A table reading borders serves only
+    while they are those it was made with (not inside a region.adjacent fold of a race declaring its own)."""
+    if inst is None or not declares_adjacency(game, inst):
+        return _MAP
+    p = plan(game, "region.adjacent", inst)
+    if p.table is None or p.held and held_mods(game, inst, "region.adjacent") \
+            or p.favoured is not None and shielding(game, inst):
+        return _LIVE
+    return p.table
+
+
+def shielding(game: Game, inst: RaceInst) -> bool:
+    """Whether a race on the board may shield one of its regions from `inst` (region.shielded): folds a
+    shield could change are then not a function of the map and their regions."""
+    return "region.shielded" in game.ruleset.modified_stats and any(
+        d is not inst and d.regions and modified(game, "region.shielded", d) for d in game.races.values())
 
 
 def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, Any], parts: list | None = None,
@@ -316,7 +341,7 @@ def value(game: Game, stat: str, inst: RaceInst | None, parts: list | None = Non
         if parts is not None:
             parts.append(("base", "set", base, base, base))
         return _bounded(STATS[stat], base, parts) if stat in _BOUNDED else base
-    if parts is None and _tabled(game, p, stat, inst, b["target"] if p.table is not None else None):
+    if parts is None and tabled(game, p, stat, inst, b["target"] if p.table is not None else None):
         memo = game.board.memo
         if stat == "region.adjacent":  # its base and modifiers read the map, `target` and `other`
             key = (p.table, b["target"], b["other"])
@@ -340,34 +365,15 @@ def value(game: Game, stat: str, inst: RaceInst | None, parts: list | None = Non
     return fold(game, stat, base, inst, b, parts, p)
 
 
-def map_reach(game: Game, inst: RaceInst) -> tuple[list[bool] | None, list[int]] | None:
-    """Where `inst`'s reach rules put it when they read only the map and the target (its plan has a
-    per-board table, and no held content or shield can change it now): per region, whether it is in
-    reach when it borders the race's regions (None before the first conquest: conquest.entry asks no
-    borders), and the regions in reach wherever they lie. None when each region must be asked."""
-    stat = "conquest.reachable" if inst.regions else "conquest.entry"
-    p = plan(game, stat, inst)
-    if p.table is None or not caches.ON or p.favoured is not None or p.held and held_mods(game, inst, stat):
-        return None
-    key = (p.table, "reach")
-    found = game.board.memo.get(key)
-    if found is None:
-        regions = range(len(game.board))
-
-        def at(base: bool, r: int) -> bool:
-            return bool(fold(game, stat, base, inst, {"target": r}))
-        found = game.board.memo[key] = (
-            [at(True, r) for r in regions] if inst.regions else None,
-            [r for r in regions if at(False if inst.regions else _CONSTANT[stat], r)])
-    return found
-
-
-def _tabled(game: Game, p: Plan, stat: str, inst: RaceInst | None, target: int | None) -> bool:
+def tabled(game: Game, p: Plan, stat: str, inst: RaceInst | None, target: int | None) -> bool:
     """Whether the per-board table of the plan serves `inst` at `target` now: the plan's mods alone
-    apply (no held content modifying the stat, no shield)."""
+    apply (no held content modifying the stat, no shield at `target`), seeing the borders the table
+    was made with."""
     if p.table is None or not caches.ON:
         return False
     if p.held and held_mods(game, inst, stat):  # type: ignore[arg-type]  # a plan with held content is a race's
+        return False
+    if p.borders is not None and _borders(game, inst) != p.borders:
         return False
     return not (p.favoured is not None and shielded(game, inst, target))
 
@@ -432,16 +438,25 @@ def neighbours(game: Game, inst: RaceInst | None, r: int) -> frozenset[int]:
 
 
 def _neighbours_key(game: Game, inst: RaceInst, r: int) -> tuple | None:
-    """Where the board keeps the race's declared neighbours of `r`, when they are a function of the map
-    and a few values: its region.adjacent modifiers (the plan's and what it holds) read only the map, the
-    two regions and variables or `here` (`Modifier.given`), whose values the key holds, and no shield
-    applies at `r`. A per-board table is keyed by its number alone. None when they must be worked out."""
+    """Where the board keeps the race's declared neighbours of `r` (adjacency_key, and no shield applies
+    at `r`). None when they must be worked out."""
     p = plan(game, "region.adjacent", inst)
-    if not caches.ON or p.favoured is not None and shielded(game, inst, r):
+    if p.favoured is not None and shielded(game, inst, r):
+        return None
+    key = adjacency_key(game, inst, p)
+    return None if key is None else (*key, r)
+
+
+def adjacency_key(game: Game, inst: RaceInst, p: Plan) -> tuple | None:
+    """What the race's declared adjacency (by its plan `p`) is kept in the board with, when it is a function
+    of the map and a few values where no shield applies: its region.adjacent modifiers (the plan's and what
+    it holds) read only the map, the two regions and variables or `here` (`Modifier.given`), whose values
+    the key holds. A per-board table is keyed by its number alone."""
+    if not caches.ON:
         return None
     held = held_mods(game, inst, "region.adjacent") if p.held else ()
     if p.table is not None and not held:
-        return neighbours, p.table, r
+        return neighbours, p.table
     values: list[Any] = []
     for m in p.mods + held:
         if m.given:
@@ -449,7 +464,7 @@ def _neighbours_key(game: Game, inst: RaceInst, r: int) -> tuple | None:
             values.extend(read(ctx) for read in m.given)
         elif not m.map_only:
             return None
-    return neighbours, p.mods, held, tuple(values), r
+    return neighbours, p.mods, held, tuple(values)
 
 
 def _declared(game: Game, inst: RaceInst, r: int) -> frozenset[int]:
@@ -457,7 +472,7 @@ def _declared(game: Game, inst: RaceInst, r: int) -> frozenset[int]:
     where it serves (value), else with one plan, one context and the map's borders while its rules are read
     (so none of them asks for the stat again), `other` set in turn."""
     p = plan(game, "region.adjacent", inst)
-    if _tabled(game, p, "region.adjacent", inst, r):
+    if tabled(game, p, "region.adjacent", inst, r):
         return frozenset(x for x in range(len(game.board)) if x != r and adjacent(game, inst, r, x))
     mods = _with_held(game, "region.adjacent", inst, p) if p.held else p.mods
     borders = game.board.neighbours[r]
@@ -568,34 +583,3 @@ def region_minimum(game: Game, inst: RaceInst, region: int) -> int:
         return _CONSTANT["region.minimum"]
     return value(game, "region.minimum", inst, target=region)
 
-
-@attrs.frozen
-class Explanation:
-    stat: str
-    value: Any
-    steps: tuple[tuple, ...]
-
-    def __str__(self) -> str:
-        parts = []
-        for source, op, v, _before, _after in self.steps:
-            if source in ("floor", "cap"):
-                parts.append(f", {source} {v}")
-            elif op == "set":
-                parts.append(f"{source} {v}" if not parts else f"{source} sets {v}")
-            elif op == "times":
-                parts.append(f"×{v} {source}")
-            elif op in ("at least", "at most"):
-                parts.append(f", {op} {v} {source}")
-            else:
-                parts.append(f"{'+' if v >= 0 else '-'}{abs(v)} {source}")
-        return f"{self.stat} {self.value} = " + " ".join(parts).replace(" ,", ",")
-
-
-def explain(game: Game, stat: str, inst: RaceInst, **bindings) -> Explanation:
-    """Why a stat has its value: the base and every modifier that applied."""
-    steps: list = []
-    if stat == "conquest.cost":
-        result = conquest_cost(game, inst, bindings["target"], steps)
-    else:
-        result = value(game, stat, inst, steps, **bindings)
-    return Explanation(stat, result, tuple(steps))

@@ -16,12 +16,12 @@ from typing import cast
 from swdsl.engine import market
 from swdsl.engine.abilities import held_abilities
 from swdsl.engine.actions import Action
+from swdsl.engine.explain import explain
 from swdsl.engine.legal import apply
 from swdsl.engine.replay import actions_of
 from swdsl.engine.ruleset import Ruleset
 from swdsl.engine.setup import new_game
 from swdsl.engine.state import Game, RaceInst
-from swdsl.engine.stats import explain
 
 
 class _NotingDice(random.Random):

@@ -7,10 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from swdsl.diagnostics import Span
+from swdsl.engine.explain import explain
 from swdsl.engine.legal import explain_illegal, legal_actions
 from swdsl.engine.outcome import team_scores, team_standing, team_winners, winner
 from swdsl.engine.state import Game
-from swdsl.engine.stats import explain
 from swdsl.scenarios.actions import Failure, ScenarioError, action_text, offered_abilities, parse_action
 from swdsl.scenarios.document import Mapping
 

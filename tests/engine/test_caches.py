@@ -12,8 +12,9 @@ from swdsl.bots import RandomBot, play
 from swdsl.engine import caches
 from swdsl.engine.abilities import _offered, ability_actions, ability_candidates
 from swdsl.engine.entries import Ctx
+from swdsl.engine.frontier import bordering, frontier
 from swdsl.engine.holdings import held, where
-from swdsl.engine.legal import ABILITY_PHASE, _verdict, apply_legal, can_target, conquerable, frontier, legal_actions, sample
+from swdsl.engine.legal import ABILITY_PHASE, _verdict, apply_legal, can_target, conquerable, legal_actions, sample
 from swdsl.engine.queries import reach
 from swdsl.engine.replay import checksum, record, replay
 from swdsl.engine.setup import new_game
@@ -114,12 +115,12 @@ def test_the_map_only_memo_fills(classic):
     assert len(per_target) >= len(game.board)  # map-only conditions of modifiers, per target
     assert tables and any(v is not _NOTHING for t in tables for v in t)  # whole folds of map-only modifiers
     reach = [v for k, v in memo.items() if isinstance(k, tuple) and k[1:] == ("reach",)]
-    assert reach  # where races enter, from Border entry's table (legal.frontier)
+    assert reach  # where races enter, from Border entry's table (frontier.py)
 
 
 @pytest.mark.parametrize("pack", PACKS)
 def test_the_frontier_is_exactly_the_regions_in_reach(pack):
-    """Where the map tells a race's reach (legal.frontier: its borders, and the per-board tables of
+    """Where the map tells a race's reach (frontier.py: its borders, and the per-board tables of
     reach rules that read only the map, such as Warcraft's entry regions or Flying), the frontier
     holds exactly the regions that asking each one (conquest.reachable / conquest.entry) finds."""
     rs = load_ruleset([pack])
@@ -261,3 +262,77 @@ def test_abilities_drawn_one_at_a_time_are_those_listed(pack):
         found = listed + [hit[0] for values, check in unlisted for v in values if (hit := check(game, inst, v))]
         assert sorted(found) == sorted(ability_actions(game, inst, phase)), where
     assert compared
+
+
+TUNNELS = {
+    "pack.yaml": "name: tunnels\nlanguage: 1\nterrains: [farmland, hill]\nsymbols: [cavern]\ncoins: 200\n"
+                 "setup:\n  2: {map: map.yaml, rounds: 5, coins: 5}\n",
+    "map.yaml": """name: line
+regions:
+  1: {terrain: hill, edge: true}
+  2: {terrain: farmland, edge: true, symbols: [cavern]}
+  3: {terrain: hill, edge: true}
+  4: {terrain: farmland, edge: true}
+  5: {terrain: hill, edge: true}
+  6: {terrain: farmland, edge: true}
+  7: {terrain: hill, edge: true, symbols: [cavern]}
+  8: {terrain: farmland, edge: true}
+  9: {terrain: hill, edge: true}
+borders: [[1, 2], [2, 3], [3, 4], [4, 5], [5, 6], [6, 7], [7, 8], [8, 9]]
+""",
+    "rules.sw": """
+rule Entry {
+  modify conquest.entry set true when target is edge
+}
+race Ants {
+  banner 5
+  supply 10
+}
+race Diggers {
+  banner 5
+  supply 10
+  modify conquest.reachable set true when target borders (regions where terrain is hill)
+}
+race Guards {
+  banner 5
+  supply 10
+  modify region.shielded set true when owner of attacker != owner
+}
+power Tunnels {
+  badge 3
+  modify region.adjacent set true when target has cavern
+}
+power Plain {
+  badge 3
+}
+""",
+}
+
+
+def test_a_frontier_by_declared_adjacency_that_is_not_symmetric(tmp_path, no_caches):
+    """With Tunnels a cavern borders every region, while a region borders a cavern only on the map: the
+    regions a race may reach are those whose declared neighbours meet its own (frontier.bordering), not
+    the neighbours of its own. Where the frontier is known (no Guards on the board to shield theirs),
+    it is what asking every region finds, also for the Diggers' reach rule, which reads the borders
+    Tunnels declares (or the map's, with Plain); and the legal actions are those found without caches."""
+    for name, text in TUNNELS.items():
+        (tmp_path / name).write_text(text)
+    rs = load_ruleset([str(tmp_path)])
+    checked = asymmetric = 0
+    for seed, game in _positions(rs, range(24), 600):
+        inst = game.acting
+        if game.phase != "conquer" or inst is None:
+            continue
+        front = frontier(game, inst)
+        if front is not None:
+            every = [r for r in range(len(game.board)) if r not in inst.regions and can_target(game, inst, r)]
+            assert [r for r in front if conquerable(game, inst, r)] == every, f"seed {seed}"
+            if inst.regions and declares_adjacency(game, inst):  # not where it enters
+                around = set().union(*(neighbours(game, inst, r) for r in inst.regions)) - inst.regions
+                asymmetric += around != set().union(*(bordering(game, inst)[r] for r in inst.regions)) - inst.regions
+                checked += 1
+        listed = legal_actions(game)
+        caches.ON = False
+        assert legal_actions(game) == listed, f"seed {seed}, action {len(game.actions)}"
+        caches.ON = True
+    assert checked and asymmetric

@@ -1,9 +1,9 @@
 """Stats fold in the documented order and explain themselves
 (docs/architecture.md «The order of modifiers»; core-rules.md §5)."""
 
+from swdsl.engine.explain import explain
 from swdsl.engine.legal import Action, apply
 from swdsl.engine.position import Position
-from swdsl.engine.stats import explain
 
 
 def _game(classic, race, power, regions, hand=6, markers=()):

@@ -1,0 +1,87 @@
+"""Where a race may attack: its frontier, when the board tells it — the regions bordering its own (by
+the map, or by the adjacency it declares when the board keeps it), narrowed or widened by reach rules
+that read only the map, the target and those borders, from per-board tables — else every region,
+each asked (legal.py's verdicts)."""
+
+from __future__ import annotations
+
+from swdsl.engine.state import Game, RaceInst
+from swdsl.engine.stats import adjacency_key, declares_adjacency, fold, modified, neighbours, plan, shielding, tabled
+
+
+def candidates(game: Game, inst: RaceInst, drawn: bool = False) -> tuple[list[int], bool]:
+    """Regions worth testing as conquest targets (a new list), and whether all of them are in reach
+    (the frontier: only the other conditions are left to ask); `drawn`: for `sample` (frontier)."""
+    front = frontier(game, inst, drawn)
+    if front is not None:
+        return front, True
+    return [r for r in range(len(game.board)) if r not in inst.regions], False
+
+
+def frontier(game: Game, inst: RaceInst, drawn: bool = False) -> list[int] | None:
+    """The regions in `inst`'s reach, when the board tells (its borders are the map's, or declared ones
+    kept in the board, and its reach rules read only those and the target, where no shield applies):
+    the regions bordering its own that are in reach from there, and those its rules put in reach
+    wherever they lie (before its first conquest, where it may enter); None when each region must be
+    asked. When one is `drawn` (`sample`), only where the map's borders and reach rules no shield can
+    change tell it: elsewhere asking the few regions drawn costs less, and random games stay the same."""
+    declared = declares_adjacency(game, inst)
+    if drawn and declared:
+        return None
+    if not inst.regions:
+        entry = map_reach(game, inst, drawn)
+        return None if entry is None else list(entry[1])
+    reach = map_reach(game, inst, drawn) if modified(game, "conquest.reachable", inst) else (None, ())
+    nb = None if reach is None else bordering(game, inst) if declared else game.board.neighbours
+    if reach is None or nb is None:
+        return None
+    near_by: set[int] = set()
+    for r in inst.regions:
+        near_by |= nb[r]
+    near, far = reach
+    front = near_by if near is None else {r for r in near_by if near[r]}
+    front.update(far)
+    front -= inst.regions
+    return sorted(front)
+
+
+def map_reach(game: Game, inst: RaceInst, unshielded: bool = False) -> tuple[list[bool] | None, list[int]] | None:
+    """Where `inst`'s reach rules put it when they read only the map, the target and borders kept in the
+    board (its plan has a per-board table, and no held content or shield can change it now; none ever
+    with `unshielded`): per region, whether it is in reach when it borders the race's regions (None
+    before the first conquest: conquest.entry asks no borders), and the regions in reach wherever they
+    lie. None when each region must be asked."""
+    stat = "conquest.reachable" if inst.regions else "conquest.entry"
+    p = plan(game, stat, inst)
+    if p.favoured is not None and (unshielded or shielding(game, inst)) or not tabled(game, p, stat, inst, None):
+        return None
+    key = (p.table, "reach")
+    found = game.board.memo.get(key)
+    if found is None:
+        regions = range(len(game.board))
+
+        def at(base: bool, r: int) -> bool:
+            return bool(fold(game, stat, base, inst, {"target": r}))
+        found = game.board.memo[key] = (
+            [at(True, r) for r in regions] if inst.regions else None,
+            [r for r in regions if at(False, r)])
+    return found
+
+
+def bordering(game: Game, inst: RaceInst) -> list[set[int]] | None:
+    """Per region, the regions bordering it by the adjacency `inst` declares: those whose declared
+    neighbours include it (declared adjacency need not be symmetric). Kept in the board with that
+    adjacency (_adjacency_key) when it is kept there and no race on the board may shield a region from
+    `inst`; else None."""
+    p = plan(game, "region.adjacent", inst)
+    key = None if p.favoured is not None and shielding(game, inst) else adjacency_key(game, inst, p)
+    if key is None:
+        return None
+    memo = game.board.memo
+    found = memo.get((bordering, *key[1:]))
+    if found is None:
+        found = memo[(bordering, *key[1:])] = [set() for _ in range(len(game.board))]
+        for r in range(len(game.board)):
+            for x in neighbours(game, inst, r):
+                found[x].add(r)
+    return found
