@@ -31,8 +31,11 @@ def run(*args):
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_ctrl_c_stops_within_a_second_with_a_partial_result(jobs, tmp_path):
+    # Ctrl-C as in a terminal: a suite started in the background (`cmd &`) ignores SIGINT, and a child
+    # inherits that; a terminal's job does not
     proc = subprocess.Popen(SWDSL + ["simulate", "--games", "100000", "--jobs", jobs, "--save-dir", str(tmp_path)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 30
     while not any(tmp_path.iterdir()) and time.monotonic() < deadline:  # games under way once one is saved
         time.sleep(0.05)
