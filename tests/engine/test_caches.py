@@ -118,6 +118,17 @@ def test_the_map_only_memo_fills(classic):
     assert reach  # where races enter, from Border entry's table (frontier.py)
 
 
+def _frontier_is_what_asking_finds(game, inst, where: str = "") -> bool:
+    """Asserts that the race's frontier, where the board tells it, holds exactly the regions that asking
+    each one finds; returns whether it was told."""
+    front = frontier(game, inst)
+    if front is None:
+        return False
+    every = [r for r in range(len(game.board)) if r not in inst.regions and can_target(game, inst, r)]
+    assert [r for r in front if conquerable(game, inst, r)] == every, where
+    return True
+
+
 @pytest.mark.parametrize("pack", PACKS)
 def test_the_frontier_is_exactly_the_regions_in_reach(pack):
     """Where the map tells a race's reach (frontier.py: its borders, and the per-board tables of
@@ -132,11 +143,7 @@ def test_the_frontier_is_exactly_the_regions_in_reach(pack):
             inst = game.acting
             if game.phase != "conquer" or inst is None:
                 return
-            front = frontier(game, inst)
-            if front is not None:
-                every = [r for r in range(len(game.board)) if r not in inst.regions and can_target(game, inst, r)]
-                assert [r for r in front if conquerable(game, inst, r)] == every
-                checked += 1
+            checked += _frontier_is_what_asking_finds(game, inst)
 
         def after(self, game, action):
             pass
@@ -323,10 +330,7 @@ def test_a_frontier_by_declared_adjacency_that_is_not_symmetric(tmp_path, no_cac
         inst = game.acting
         if game.phase != "conquer" or inst is None:
             continue
-        front = frontier(game, inst)
-        if front is not None:
-            every = [r for r in range(len(game.board)) if r not in inst.regions and can_target(game, inst, r)]
-            assert [r for r in front if conquerable(game, inst, r)] == every, f"seed {seed}"
+        if _frontier_is_what_asking_finds(game, inst, f"seed {seed}"):
             if inst.regions and declares_adjacency(game, inst):  # not where it enters
                 around = set().union(*(neighbours(game, inst, r) for r in inst.regions)) - inst.regions
                 asymmetric += around != set().union(*(bordering(game, inst)[r] for r in inst.regions)) - inst.regions
