@@ -19,7 +19,9 @@ of each pack in play, random bots:
 A pack list entry may mix packs: `classic+underground+warcraft`. Every measurement runs
 in a fresh process and counts CPU time (time.process_time), so waiting for a busy
 machine is not counted; runs of this checkout, the baseline and the peer alternate,
-and the best of the repetitions is reported with the median. Writes JSON
+and the best of the repetitions is reported with the median. Each checkout runs the engine
+build importable from it (`python hatch_build.py --inplace` compiles one in place; the JSON
+says which ran). Writes JSON
 (benchmarks/results/latest.json) and prints a summary saying whether a peer ran.
 """
 
@@ -65,8 +67,17 @@ def _throughput(packs: list[str], players: int, games: int, seed: int) -> dict:
     start = time.process_time()
     for rec in records:
         replay(rs, rec)
-    return {"engine": "swdsl", "games": games, "actions": actions, "seconds": seconds,
+    return {"engine": "swdsl", "build": _engine_build(), "games": games, "actions": actions, "seconds": seconds,
             "replay_seconds": time.process_time() - start}
+
+
+def _engine_build() -> str:
+    """Which engine ran: 'compiled' (mypyc, hatch_build.py) or 'pure Python'."""
+    try:
+        from swdsl.engine import build
+    except ImportError:  # a checkout older than the compiled build
+        return "pure Python"
+    return build()
 
 
 def _search(packs: list[str], playouts: int, seeds: int) -> dict:
@@ -142,7 +153,8 @@ def _rates(runs: list[dict]) -> dict:
     ok = [r for r in runs if "error" not in r]
     if not ok:
         return {"error": runs[0]["error"]}
-    out: dict = {"games": ok[0]["games"], "actions": ok[0]["actions"], "repetitions": len(ok)}
+    out: dict = {"games": ok[0]["games"], "actions": ok[0]["actions"], "repetitions": len(ok),
+                 "build": ok[0].get("build", "pure Python")}
     for name, value in (("games_per_second", lambda r: r["games"] / r["seconds"]),
                         ("actions_per_second", lambda r: r["actions"] / r["seconds"]),
                         ("replay_actions_per_second", lambda r: r["actions"] / r["replay_seconds"])):
@@ -192,7 +204,7 @@ def _line(row: dict) -> str:
     s = row["swdsl"]
     if "error" in s:
         return f"error {s['error']}"
-    text = f"{s['games_per_second']} games/s, {s['actions_per_second']:.0f} actions/s, replay " \
+    text = f"({s['build']}) {s['games_per_second']} games/s, {s['actions_per_second']:.0f} actions/s, replay " \
            f"{s['replay_actions_per_second']:.0f} actions/s"
     for side in row:
         if side.startswith("ratio_to_"):

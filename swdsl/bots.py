@@ -4,7 +4,7 @@ Stronger bots, and bots by name, are in swdsl/lab/."""
 from __future__ import annotations
 
 import random
-from typing import cast
+from typing import Any, cast
 
 from swdsl.engine import market
 from swdsl.engine.legal import Action, apply_legal, legal_actions, sample
@@ -41,7 +41,7 @@ class GreedyBot:
     def value(self, game: Game, a: Action) -> float:
         k = a.kind
         inst = game.acting
-        arg = cast(int, a.a)
+        arg: Any = a.a
         if k == "pick":
             column, row, race, power = game.visible_combos()[arg]
             rs = game.ruleset

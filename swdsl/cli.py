@@ -16,6 +16,7 @@ from pathlib import Path
 import click
 
 from swdsl.diagnostics import Diagnostic, PackError, Span, printable, render_text, use_color
+from swdsl.engine import build as engine_build
 from swdsl.files import describe, file_kind, read_text
 from swdsl.lab.commands import balance, simulate
 from swdsl.resources import bundled_packs_dir, default_pack
@@ -58,7 +59,7 @@ class _Group(click.Group):
 
 
 @click.group(cls=_Group)
-@click.version_option(package_name="swdsl")
+@click.version_option(package_name="swdsl", message=f"%(prog)s %(version)s ({engine_build()} engine)")
 @click.pass_context
 def main(ctx: click.Context) -> None:
     """Small World rules engine and pack tools."""

@@ -40,7 +40,7 @@ def _problem(path: str, code: str, message: str, hint: str, line: int = 1, col: 
 
 def write_save(game: Game, path: Path, packs: dict) -> None:
     """Write `game` to `path`, which must not exist yet (O_EXCL: never over a file, nor through a link)."""
-    text = json.dumps(record(game, packs))  # type: ignore[arg-type]
+    text = json.dumps(record(game, packs))
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         with os.fdopen(fd, "w", encoding="utf-8") as out:

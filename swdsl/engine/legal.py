@@ -79,7 +79,7 @@ def _conquests(game: Game, inst: RaceInst) -> list[Action]:
 def _conquest_allows(kind: str):
     def allows(game: Game, inst: RaceInst, r: Any):
         v = conquest_verdict(game, inst, r)
-        return v is not None and v[0] == kind and v[1]
+        return v[1] if v is not None and v[0] == kind else None
     return allows
 
 
@@ -266,26 +266,28 @@ def _near_target(game: Game, inst: RaceInst, r: int) -> tuple[Action, int] | Non
 
 
 def _verdict(game: Game, action: Action):
-    """False if illegal; else a truthy verdict (the conquest cost for conquer/final)."""
+    """None if illegal; else the verdict (the conquest cost for conquer/final)."""
     kind, a, b = action
     rule = PHASES.get(game.turn.phase, _NO_KINDS).get(kind)
     if rule is None or game.won_by is not None:  # a game that is over has no phase with kinds
-        return False
+        return None
     inst: RaceInst = game.turn.acting  # type: ignore[assignment]
     if not rule.guard(game, inst):
-        return False
+        return None
     if kind == "conquer" or kind == "final":  # one price, nothing worth keeping: no reading scope
-        return b is None and _region(game, a) and rule.allows(game, inst, a)  # type: ignore[misc]
+        if b is not None or not _region(game, a):
+            return None
+        return rule.allows(game, inst, a)  # type: ignore[misc]
     if kind in _WHOLE:
         return _whole_verdict(game, inst, action)
     if b is not None:
-        return False
+        return None
     if kind in _REGION_KINDS:
         if not (_region(game, a) and rule.has(game, inst, a)):  # type: ignore[misc]
-            return False
+            return None
     elif kind != "pick" and a is not None:
-        return False
-    return True if rule.allows is None else rule.allows(game, inst, a)
+        return None
+    return True if rule.allows is None else rule.allows(game, inst, a) or None
 
 
 _NO_KINDS: dict[str, Kind] = {}
@@ -297,13 +299,13 @@ def _whole_verdict(game: Game, inst: RaceInst, action: Action):
     selection may ask a race's declared neighbours of every region."""
     kind, a, b = action
     if kind == "ability":
-        return bool(ability_actions(game, inst, ABILITY_PHASE[game.turn.phase], action))
-    return a is None and isinstance(b, tuple) and action in decision_actions(game)  # choose
+        return bool(ability_actions(game, inst, ABILITY_PHASE[game.turn.phase], action)) or None
+    return (a is None and isinstance(b, tuple) and action in decision_actions(game)) or None  # choose
 
 
 def is_legal(game: Game, action: Action) -> bool:
     """Whether `action` is in legal_actions(game), decided without listing them all."""
-    return _verdict(game, action) is not False
+    return _verdict(game, action) is not None
 
 
 def apply(game: Game, action: Action) -> None:
@@ -311,7 +313,7 @@ def apply(game: Game, action: Action) -> None:
     if type(action) is not Action:
         action = Action(*action)
     verdict = _verdict(game, action)
-    if verdict is False:
+    if verdict is None:
         raise IllegalAction(explain_illegal(game, action))
     apply_legal(game, action, verdict if action.kind in ("conquer", "final") else None)
 

@@ -8,6 +8,7 @@ functions; nothing here changes the game.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from operator import attrgetter
 from typing import Any
 
 from swdsl.engine.entries import Attribute, Ctx, Form, Function, Param, RegionSet, State, Value
@@ -18,8 +19,8 @@ from swdsl.engine.state import Game, RaceInst
 from swdsl.engine.stats import AS_EMPTY, adjacent_to_any, conquest_cost, declares_adjacency, is_immune, neighbours
 
 
-def as_regions(v: Any) -> Iterable[int]:
-    """One region or player, a set of them, or nothing, as something to loop over."""
+def as_regions(v: Any) -> Iterable[Any]:
+    """One element (a region, a player, a race…), a set of them, or nothing, as something to loop over."""
     if v is None:
         return ()
     return (v,) if isinstance(v, int) else v
@@ -221,7 +222,7 @@ def _enemy(ctx: Ctx, inst: RaceInst | None) -> bool:
     return inst is not None and inst.player is not None and (ctx.me is None or inst.player != ctx.me.player)
 
 
-STATES = {(s.subject, s.name): s for s in [
+STATES: dict[tuple[str, str], State] = {(s.subject, s.name): s for s in [
     State("edge", "region", "touches the map edge", lambda ctx, r: ctx.game.board.regions[r].edge),
     State("face_down", "region", "a marker lies face down there (placed so at setup, not yet revealed)",
           lambda ctx, r: r in ctx.game.face_down),
@@ -286,7 +287,7 @@ def _was_defeated(ctx: Ctx, i: RaceInst | None) -> bool:
         c.attacker == ctx.me.id and c.defender == i.id for c in ctx.game.turn.log)
 
 
-LOG_STATES = {(s.subject, s.name): s for s in [
+LOG_STATES: dict[tuple[str, str], State] = {(s.subject, s.name): s for s in [
     State("occupied", "region", "held race tokens just before this race conquered it this turn",
           _was_occupied),
     State("empty", "region", "held no race token just before this race conquered it this turn",
@@ -318,7 +319,7 @@ VALUES = {v.name: v for v in [
     Value("die", "int", "the last die roll of this turn (0 if none)", lambda ctx: ctx.game.turn.die),
     Value("round", "int", "the current round, from 1", lambda ctx: ctx.game.round),
     Value("races", "races", "every race on the table, ownerless ones included, and those that left it this turn",
-          lambda ctx: sorted([*ctx.game.races.values(), *ctx.game.turn.gone.values()], key=lambda i: i.id)),
+          lambda ctx: sorted([*ctx.game.races.values(), *ctx.game.turn.gone.values()], key=attrgetter("id"))),
     Value("offered", "powers", "the powers of the combos on offer in the market",
           lambda ctx: offered_powers(ctx.game)),
     Value("combos", "combos", "the combos on offer in the market, as a place to put things: `add N tokens to "

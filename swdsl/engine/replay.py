@@ -78,7 +78,8 @@ def checksum(game: Game) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def record(game: Game, packs: list[str]) -> dict:
+def record(game: Game, packs: list[str] | dict) -> dict:
+    """The game as a save: `packs` is what names its packs (names, or the identity saves.py writes)."""
     return {"swdsl": FORMAT, "packs": packs, "players": len(game.players), "seed": game.seed,
             "actions": [list(a) for a in game.actions], "checksum": checksum(game)}
 

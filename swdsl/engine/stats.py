@@ -147,8 +147,8 @@ class Plan(NamedTuple):
     was worked out from changes (its hooks, its state, powers bound to regions): a fold is then a
     loop over a short tuple, and one that depends on the map and `target` only is a per-board table."""
 
-    race: object  # what it was made from (the key): the race's banner and power, its declined state,
-    power: object  # whether any power is bound to a region
+    race: Any  # what it was made from (the key): the race's banner and power, its declined state,
+    power: Any  # whether any power is bound to a region
     declined: bool
     bound: bool
     mods: tuple[Modifier, ...]  # edition rules', banner's and power's modifiers that apply, in fold order
