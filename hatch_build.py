@@ -69,7 +69,8 @@ class CompileHook(BuildHookInterface):
         try:
             made = build(work, inplace=False)
         except (Exception, SystemExit) as error:  # no compiler, no headers: the pure-Python engine is the same engine
-            self.app.display_warning(f"swdsl: not compiled ({error}); installing the pure-Python engine")
+            reason = str(error).splitlines()[0][:160] if str(error) else type(error).__name__
+            self.app.display_warning(f"swdsl: not compiled ({reason}); installing the pure-Python engine")
             return
         lib = work / "lib"
         for path in made:
