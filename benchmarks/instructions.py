@@ -8,10 +8,11 @@ rates — so bench.py's timings stay the measure, and this is the check that a c
     python benchmarks/instructions.py [--packs classic,underground] [--players 2,5] [--games 30]
         [--baseline [NAME=]DIR ...]
 
-Games are played once by this checkout with random bots and recorded; each checkout then
-replays the same records (every action checked for legality), and plays the same seeds, under
-callgrind. A run that only loads the ruleset and the records is subtracted from each, so the
-count is the work of the actions alone. Needs valgrind.
+Each checkout records games of the same seeds with random bots (its own: an older checkout's
+rules may not accept a newer one's games), then replays them (every action checked for
+legality) and plays the same seeds again, under callgrind. A run that only loads the ruleset
+and the records is subtracted from each, so the count is the work of the actions alone.
+Needs valgrind.
 """
 
 from __future__ import annotations
@@ -30,14 +31,24 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _worker(pack: str, players: int, records: str, what: str) -> None:
-    """Load the ruleset and the records, then do `what`: nothing, replay them, or play their seeds."""
+def _worker(pack: str, players: int, records: str, what: str, games: int) -> None:
+    """Record `games` games with random bots, or load the ruleset and the records, then do `what`:
+    nothing, replay them, or play their seeds again. Prints the actions it played."""
     from swdsl.bots import RandomBot, play
-    from swdsl.engine.replay import replay
+    from swdsl.engine.replay import record, replay
     from swdsl.engine.setup import new_game
     from swdsl.packs.loader import load_ruleset
 
     rs = load_ruleset(pack.split("+"))
+    if what == "record":
+        games_played = []
+        for i in range(games + 1):
+            game = new_game(rs, players, 7000 + i)
+            play(game, [RandomBot(i * 7 + s) for s in range(players)])
+            games_played.append(record(game, pack.split("+")))
+        with open(records, "wb") as f:
+            pickle.dump(games_played, f)
+        return
     with open(records, "rb") as f:
         recs = pickle.load(f)
     replay(rs, recs[0])  # warm: the board's memo and the fold plans filled
@@ -45,40 +56,26 @@ def _worker(pack: str, players: int, records: str, what: str) -> None:
     for i, rec in enumerate(recs[1:], 1):
         if what == "replay":
             actions += len(replay(rs, rec).actions)
-        elif what == "play":  # an older checkout's bots may play other games from the same seeds
+        elif what == "play":
             actions += play(new_game(rs, players, rec["seed"]), [RandomBot(i * 7 + s) for s in range(players)])
     print(actions)
 
 
-def _record(pack: str, players: int, games: int, path: str) -> int:
-    from swdsl.bots import RandomBot, play
-    from swdsl.engine.replay import record
-    from swdsl.engine.setup import new_game
-    from swdsl.packs.loader import load_ruleset
-
-    rs = load_ruleset(pack.split("+"))
-    recs = []
-    for i in range(games + 1):
-        game = new_game(rs, players, 7000 + i)
-        play(game, [RandomBot(i * 7 + s) for s in range(players)])
-        recs.append(record(game, pack.split("+")))
-    with open(path, "wb") as f:
-        pickle.dump(recs, f)
-    return sum(len(r["actions"]) for r in recs[1:])
-
-
-def _count(checkout: Path, pack: str, players: int, records: str, what: str) -> tuple[int, int]:
-    """The instructions of a run, and the actions it played."""
+def _count(checkout: Path, pack: str, players: int, records: str, what: str, games: int = 0) -> tuple[int, int]:
+    """The instructions of a run, and the actions it played (records are made without valgrind)."""
+    command = [sys.executable, __file__, "--worker", pack, str(players), records, what, str(games)]
+    if what != "record":
+        command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command]
     env = {**os.environ, "PYTHONPATH": str(checkout), "PYTHONHASHSEED": "0"}
-    done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-                           __file__, "--worker", pack, str(players), records, what],
-                          capture_output=True, text=True, env=env, cwd=checkout, check=True)
+    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=checkout, check=True)
+    if what == "record":
+        return 0, 0
     return int(re.search(r"Collected : (\d+)", done.stderr).group(1)), int(done.stdout.split()[-1])  # type: ignore[union-attr]
 
 
 def main() -> None:
     if sys.argv[1:2] == ["--worker"]:
-        _worker(sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5])
+        _worker(sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], int(sys.argv[6]))
         return
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--packs", default="classic")
@@ -94,10 +91,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for pack in args.packs.split(","):
             for players in map(int, args.players.split(",")):
-                records = str(Path(tmp) / f"{pack}-{players}.pkl")
-                actions = _record(pack, players, args.games, records)
-                row: dict = {"recorded_actions": actions}
+                row: dict = {}
                 for name, checkout in sides.items():
+                    records = str(Path(tmp) / f"{name}-{pack}-{players}.pkl")  # its own games: rules change
+                    _count(checkout, pack, players, records, "record", args.games)
                     base, _ = _count(checkout, pack, players, records, "load")
                     row[name] = {}
                     for what in ("replay", "play"):
