@@ -182,7 +182,7 @@ def legal_actions(game: Game) -> list[Action]:
     kinds = PHASES.get(game.turn.phase)
     if not kinds or game.over:
         return []
-    inst: RaceInst = game.turn.acting  # type: ignore[assignment]
+    inst: Any = game.turn.acting  # None in the pick phase, whose kinds ask nothing of it
     out: list[Action] = []
     for kind, rule in kinds.items():
         if kind == "final" or not rule.guard(game, inst):
@@ -211,7 +211,7 @@ def sample(game: Game, rng: random.Random) -> tuple[Action, Any] | None:
     draws = _DRAWS.get(game.turn.phase)
     if draws is None or game.over:
         return None
-    inst: RaceInst = game.turn.acting  # type: ignore[assignment]
+    inst: Any = game.turn.acting  # None in the pick phase, whose kinds ask nothing of it
     # (kind, arguments, check): check None when all are legal; kind "" when the arguments are actions,
     # "whole" when check gives the action with its verdict
     groups: list[tuple[str, list, Any]] = []
@@ -271,7 +271,7 @@ def _verdict(game: Game, action: Action):
     rule = PHASES.get(game.turn.phase, _NO_KINDS).get(kind)
     if rule is None or game.won_by is not None:  # a game that is over has no phase with kinds
         return None
-    inst: RaceInst = game.turn.acting  # type: ignore[assignment]
+    inst: Any = game.turn.acting  # None in the pick phase, whose kinds ask nothing of it
     if not rule.guard(game, inst):
         return None
     if kind == "conquer" or kind == "final":  # one price, nothing worth keeping: no reading scope
@@ -327,7 +327,7 @@ def apply_legal(game: Game, action: Action, cost: int | None = None) -> None:
     kind = action.kind
     t = game.turn
     t.runs = 0
-    inst: RaceInst = t.acting  # type: ignore[assignment]
+    inst: Any = t.acting  # None in the pick phase, whose kinds ask nothing of it
     if kind in _REGION_KINDS:
         _apply_to_region(game, inst, kind, action.a, cost)  # type: ignore[arg-type]
     elif kind == "end":

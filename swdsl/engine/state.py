@@ -10,9 +10,8 @@ compiled ruleset and the board (never copied), so search bots can play ahead.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
-
-import attrs
 
 from swdsl.engine.board import Board
 from swdsl.engine.content import Ability, Content, Modifier, Trigger
@@ -23,7 +22,7 @@ Piece = tuple[str, int | None, int]
 carries (its strength, `place … with N`; 0 for most pieces)."""
 
 
-@attrs.define(eq=False)
+@dataclass(eq=False)
 class RaceInst:
     """A race on the table: a banner (and its power) held by a player, or a
     neutral race placed by setup. It lives until its last token leaves the map
@@ -38,22 +37,23 @@ class RaceInst:
     reserve: int = 0  # set aside: back in hand when troops are readied
     pending: int = 0  # withdrawn after a loss: redeployed at the end of the attacker's turn
     turns: int = 0
-    regions: set[int] = attrs.field(factory=set)
-    vars: dict[str, Any] = attrs.field(factory=dict)
-    lost: set[int] = attrs.field(factory=set)  # regions lost since its last turn
-    troops: dict[str, int] = attrs.field(factory=dict)  # marker pieces serving as its tokens (`recruit`)
-    turn_tags: set[str] = attrs.field(factory=set)  # tags it carries until the end of the turn (`tag`)
+    regions: set[int] = field(default_factory=set)
+    vars: dict[str, Any] = field(default_factory=dict)
+    lost: set[int] = field(default_factory=set)  # regions lost since its last turn
+    troops: dict[str, int] = field(default_factory=dict)  # marker pieces serving as its tokens (`recruit`)
+    turn_tags: set[str] = field(default_factory=set)  # tags it carries until the end of the turn (`tag`)
     # derived from race + power (rebuilt when the power changes); never part of the state
-    mods: dict[str, tuple[Modifier, ...]] = attrs.field(factory=dict)
-    triggers: dict[str, tuple[Trigger, ...]] = attrs.field(factory=dict)
+    mods: dict[str, tuple[Modifier, ...]] = field(default_factory=dict)
+    triggers: dict[str, tuple[Trigger, ...]] = field(default_factory=dict)
     abilities: tuple[Ability, ...] = ()
-    fold_cache: dict[str, Any] = attrs.field(factory=dict)  # per stat, its fold plan (stats.plan)
+    fold_cache: dict[str, Any] = field(default_factory=dict)  # per stat, its fold plan (stats.plan)
     # what it holds through its regions, with the marker index it was read from (holdings.held); every
     # change of `regions` goes through hold/release/release_all, which drop it
     holding: tuple | None = None
 
-    def __attrs_post_init__(self) -> None:
-        self.rebuild_hooks()
+    def __post_init__(self) -> None:
+        if not (self.mods or self.triggers or self.abilities):  # a copy (RaceInst.copy) comes with its hooks
+            self.rebuild_hooks()
 
     def rebuild_hooks(self) -> None:
         parts = [self.race] + ([self.power] if self.power else [])
@@ -101,27 +101,22 @@ class RaceInst:
 
     def copy(self) -> RaceInst:
         """The same race, with state of its own and the derived hooks shared."""
-        new = object.__new__(RaceInst)
-        for field in ("id", "race", "power", "player", "declined", "hand", "reserve", "pending", "turns",
-                      "mods", "triggers", "abilities"):
-            object.__setattr__(new, field, getattr(self, field))
-        new.regions, new.vars, new.lost = set(self.regions), dict(self.vars), set(self.lost)
-        new.troops, new.turn_tags, new.fold_cache = dict(self.troops), set(self.turn_tags), dict(self.fold_cache)
-        new.holding = None
-        return new
+        return RaceInst(self.id, self.race, self.power, self.player, self.declined, self.hand, self.reserve,
+                        self.pending, self.turns, set(self.regions), dict(self.vars), set(self.lost), dict(self.troops),
+                        set(self.turn_tags), self.mods, self.triggers, self.abilities, dict(self.fold_cache))
 
 
-@attrs.define(eq=False)
+@dataclass(eq=False)
 class Player:
     seat: int
     coins: int = 0
     active: RaceInst | None = None
-    declined: list[RaceInst] = attrs.field(factory=list)
-    markers: list[tuple[str, int | None]] = attrs.field(factory=list)  # held in front of them: (marker, giver race id)
-    vars: dict[str, Any] = attrs.field(factory=dict)  # its `player var`s
+    declined: list[RaceInst] = field(default_factory=list)
+    markers: list[tuple[str, int | None]] = field(default_factory=list)  # held in front of them: (marker, giver race id)
+    vars: dict[str, Any] = field(default_factory=dict)  # its `player var`s
 
 
-@attrs.define(eq=False)
+@dataclass(eq=False)
 class MarketState:
     """Banner queues, one per market column, facing one power queue (R10): row
     i of a column pairs its i-th banner with the i-th power while i < visible;
@@ -130,12 +125,12 @@ class MarketState:
     columns: list[list[str]]
     powers: list[str]
     coins: list[list[int]]
-    discard: list[str] = attrs.field(factory=list)
-    tokens: list[list[int]] = attrs.field(factory=list)  # tokens rules put on each combo, for its taker
-    pieces: list[list[list[str]]] = attrs.field(factory=list)  # markers rules put on each combo, for its taker
-    out: list[str] = attrs.field(factory=list)  # banners the setup's board discards: never on offer
+    discard: list[str] = field(default_factory=list)
+    tokens: list[list[int]] = field(default_factory=list)  # tokens rules put on each combo, for its taker
+    pieces: list[list[list[str]]] = field(default_factory=list)  # markers rules put on each combo, for its taker
+    out: list[str] = field(default_factory=list)  # banners the setup's board discards: never on offer
 
-    def __attrs_post_init__(self) -> None:
+    def __post_init__(self) -> None:
         self.tokens = self.tokens or [[0] * len(c) for c in self.coins]
         self.pieces = self.pieces or [[[] for _ in c] for c in self.coins]
 
@@ -148,13 +143,13 @@ class MarketState:
                            [[list(p) for p in c] for c in self.pieces], list(self.out))
 
 
-@attrs.frozen
+@dataclass(frozen=True)
 class Decision:
     """A trigger that chooses, waiting for its race's player (turn.py `ask`)."""
 
     trigger: Trigger
     race: RaceInst
-    bindings: dict[str, Any] = attrs.field(eq=False)
+    bindings: dict[str, Any] = field(compare=False)
 
 
 class Conquest(NamedTuple):
@@ -168,7 +163,7 @@ class Conquest(NamedTuple):
     defender_active: bool
 
 
-@attrs.define(eq=False)
+@dataclass(eq=False)
 class TurnState:
     """What the current turn keeps while it runs; a new turn starts a new one
     (only `phase`, the acting seat and the steps carry the turn forward)."""
@@ -176,30 +171,30 @@ class TurnState:
     phase: str = "pick"  # start | pick | conquer | redeploy | defend | scoring | after | choose | over
     actor: int = 0  # the seat deciding now
     acting: RaceInst | None = None  # the race acting now
-    queue: list[tuple[str, RaceInst | None]] = attrs.field(factory=list)  # the turn's steps still to run
-    log: list[Conquest] = attrs.field(factory=list)
-    gone: dict[int, RaceInst] = attrs.field(factory=dict)  # races that left the table this turn
-    uses: dict[tuple, int] = attrs.field(factory=dict)  # uses of abilities limited per turn
+    queue: list[tuple[str, RaceInst | None]] = field(default_factory=list)  # the turn's steps still to run
+    log: list[Conquest] = field(default_factory=list)
+    gone: dict[int, RaceInst] = field(default_factory=dict)  # races that left the table this turn
+    uses: dict[tuple, int] = field(default_factory=dict)  # uses of abilities limited per turn
     die: int = 0  # the last die roll
     conquered: bool = False  # the acting race conquered in this conquest step
     abandoned: bool = False  # … or abandoned a region
     picked: bool = False  # the active race was picked this turn
-    revealed: list[str] = attrs.field(factory=list)  # powers that came on offer this turn, refilling the market
+    revealed: list[str] = field(default_factory=list)  # powers that came on offer this turn, refilling the market
     declined: bool = False  # a race went into decline this turn
-    gathered: set[int] = attrs.field(factory=set)
-    placed: set[int] = attrs.field(factory=set)
-    readied: dict[int, int] = attrs.field(factory=dict)  # tokens the active race took into hand, per region
-    returning: list[Piece] = attrs.field(factory=list)  # markers going back to their owners
+    gathered: set[int] = field(default_factory=set)
+    placed: set[int] = field(default_factory=set)
+    readied: dict[int, int] = field(default_factory=dict)  # tokens the active race took into hand, per region
+    returning: list[Piece] = field(default_factory=list)  # markers going back to their owners
     depth: int = 0  # triggers running inside triggers
     runs: int = 0  # triggers run in the current action (pack.yaml `budgets: trigger_runs`)
-    resumed: set[int] = attrs.field(factory=set)  # races given a second conquest step this turn
-    decisions: list[Decision] = attrs.field(factory=list)  # triggers waiting for their player's choice
+    resumed: set[int] = field(default_factory=set)  # races given a second conquest step this turn
+    decisions: list[Decision] = field(default_factory=list)  # triggers waiting for their player's choice
     # what the turn returns to once they are made: "queue" (its next step) or (phase, acting, actor)
     resume: Any = None
     undo: Any = None  # while a conquest's own triggers run: what `cancel conquest` takes back (undo.py)
 
 
-@attrs.define(eq=False)
+@dataclass(eq=False)
 class Game:
     ruleset: Ruleset
     setup: Setup
@@ -215,26 +210,26 @@ class Game:
     occupant: list[RaceInst | None]
     tokens: list[int]
     markers: list[list[Piece]]  # per region, face up
-    races: dict[int, RaceInst] = attrs.field(factory=dict)
-    neutrals: dict[str, RaceInst] = attrs.field(factory=dict)
+    races: dict[int, RaceInst] = field(default_factory=dict)
+    neutrals: dict[str, RaceInst] = field(default_factory=dict)
     next_id: int = 1
     round: int = 1
     current: int = 0
-    uses: dict[tuple, int] = attrs.field(factory=dict)  # uses of abilities limited per game
-    bound_powers: dict[int, list[str]] = attrs.field(factory=dict)  # region -> powers bound to it (`draw power`)
-    worn: dict[str, str] = attrs.field(factory=dict)  # marker -> the marker whose rules it wears (`copy`)
-    vars: dict[str, Any] = attrs.field(factory=dict)  # the variables of edition rules and `game var`s
-    face_down: dict[int, list[str]] = attrs.field(factory=dict)  # region -> markers lying there face down
-    script: dict[str, list[Any]] = attrs.field(factory=dict)  # chance outcomes fixed in advance (chance.py)
-    actions: list[tuple] = attrs.field(factory=list)
-    turn: TurnState = attrs.field(factory=TurnState)
+    uses: dict[tuple, int] = field(default_factory=dict)  # uses of abilities limited per game
+    bound_powers: dict[int, list[str]] = field(default_factory=dict)  # region -> powers bound to it (`draw power`)
+    worn: dict[str, str] = field(default_factory=dict)  # marker -> the marker whose rules it wears (`copy`)
+    vars: dict[str, Any] = field(default_factory=dict)  # the variables of edition rules and `game var`s
+    face_down: dict[int, list[str]] = field(default_factory=dict)  # region -> markers lying there face down
+    script: dict[str, list[Any]] = field(default_factory=dict)  # chance outcomes fixed in advance (chance.py)
+    actions: list[tuple] = field(default_factory=list)
+    turn: TurnState = field(default_factory=TurnState)
     # the game's history of coins: (seat, change, why), `cause` naming what moves them now
-    ledger: list[tuple[int, int, str]] = attrs.field(factory=list)
+    ledger: list[tuple[int, int, str]] = field(default_factory=list)
     cause: str = "setup"
     won_by: int | None = None  # the seat a rule gave the game to (`win the game`)
-    destroyed: dict[str, int] = attrs.field(factory=dict)  # per race: tokens out of the game for good (`destroy`)
-    reading_adjacency: set[int] = attrs.field(factory=set)  # races whose region.adjacent rules are being read
-    folding: list[tuple] = attrs.field(factory=list)  # the stats being folded now: (stat, race, bindings' items)
+    destroyed: dict[str, int] = field(default_factory=dict)  # per race: tokens out of the game for good (`destroy`)
+    reading_adjacency: set[int] = field(default_factory=set)  # races whose region.adjacent rules are being read
+    folding: list[tuple] = field(default_factory=list)  # the stats being folded now: (stat, race, bindings' items)
     # not state: where the face-up markers lie (holdings.where), None once a marker or bound power moves
     where: Any = None
 

@@ -154,12 +154,12 @@ NOT_STATE = {"Game": {"ruleset", "setup", "board", "seed", "actions", "ledger", 
 
 
 def test_every_field_of_the_state_is_covered_by_a_change():
-    import attrs
+    import dataclasses
 
     from swdsl.engine.state import Game, Player, RaceInst, TurnState
 
     for cls in (Game, TurnState, RaceInst, Player):
-        fields = {f.name for f in attrs.fields(cls)}
+        fields = {f.name for f in dataclasses.fields(cls)}
         assert fields == set(COVERED[cls.__name__]) | NOT_STATE[cls.__name__], cls.__name__
 
 
