@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from swdsl.engine.context import Ctx
+
 if TYPE_CHECKING:
     from swdsl.engine.state import Game, RaceInst
 
@@ -245,17 +247,3 @@ def within_budget(ctx: Ctx, what: str, value: Any) -> None:
 def _short(n: int) -> str:
     """A number for a message, without writing out a huge one."""
     return str(n) if n.bit_length() < 64 else f"a number of about {int(n.bit_length() * 0.30103)} digits"
-
-
-class Ctx:
-    """What compiled rules see: the game, the race the rule belongs to (`me`),
-    the bindings of the event, stat or ability, and the element being tested
-    inside `where` (`it`)."""
-
-    __slots__ = ("game", "me", "b", "it")
-
-    def __init__(self, game: Game, me: RaceInst | None, b: dict[str, Any] | None = None):
-        self.game = game
-        self.me = me
-        self.b = b if b is not None else {}
-        self.it: Any = None
