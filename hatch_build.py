@@ -1,7 +1,7 @@
 """Compile the engine's hot modules with mypyc when a wheel is built.
 
 Why: the engine's inner loops (legality, stat folds, the closures the compiler makes) are plain
-typed Python; compiled by mypyc they run 1.3-1.6x as fast with the same source, and a machine
+typed Python; compiled by mypyc they run 1.6-2x as fast with the same source, and a machine
 without a C compiler still gets the same engine in pure Python (docs/architecture.md, Speed).
 
 - `pip install .` builds a wheel whose listed modules are compiled (`modules` below, in
