@@ -67,7 +67,10 @@ def _count(checkout: Path, pack: str, players: int, records: str, what: str, gam
     if what != "record":
         command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command]
     env = {**os.environ, "PYTHONPATH": str(checkout), "PYTHONHASHSEED": "0"}
-    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=checkout, check=True)
+    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=checkout, check=False)
+    if done.returncode != 0:  # a checkout that cannot play this pack, or a broken one: say which, no traceback
+        last = (done.stderr or done.stdout).strip().splitlines()[-1:]
+        sys.exit(f"instructions.py: {checkout} failed to {what} {pack} at {players} players: {' '.join(last)}")
     if what == "record":
         return 0, 0
     return int(re.search(r"Collected : (\d+)", done.stderr).group(1)), int(done.stdout.split()[-1])  # type: ignore[union-attr]
