@@ -52,9 +52,8 @@ def _throughput(packs: list[str], players: int, games: int, seed: int) -> dict:
     from swdsl.bots import RandomBot, play
     from swdsl.engine.replay import record, replay
     from swdsl.engine.setup import new_game
-    from swdsl.packs.loader import load_ruleset
 
-    rs = load_ruleset(packs)
+    rs = _ruleset(packs)
     for i in range(3):  # warm: the board's memo and the fold plans filled, as in a long run
         play(new_game(rs, players, 10**6 + i), [RandomBot(i * 7 + s) for s in range(players)])
     records, actions = [], 0
@@ -71,6 +70,17 @@ def _throughput(packs: list[str], players: int, games: int, seed: int) -> dict:
             "replay_seconds": time.process_time() - start}
 
 
+def _ruleset(packs: list[str]):
+    """The ruleset as `swdsl simulate` loads it (sim.ruleset: once, settled for the collector), or as
+    a checkout older than that loads it."""
+    try:
+        from swdsl.sim import ruleset
+    except ImportError:
+        from swdsl.packs.loader import load_ruleset
+        return load_ruleset(packs)
+    return ruleset(tuple(packs))
+
+
 def _engine_build() -> str:
     """Which engine ran: 'compiled' (mypyc, hatch_build.py) or 'pure Python'."""
     try:
@@ -84,9 +94,8 @@ def _search(packs: list[str], playouts: int, seeds: int) -> dict:
     from swdsl.engine.legal import legal_actions
     from swdsl.engine.setup import new_game
     from swdsl.lab.search import SearchBot
-    from swdsl.packs.loader import load_ruleset
 
-    rs = load_ruleset(packs)
+    rs = _ruleset(packs)
     times = []
     for seed in range(1, seeds + 1):
         game = new_game(rs, 2, seed)

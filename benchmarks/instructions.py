@@ -37,9 +37,12 @@ def _worker(pack: str, players: int, records: str, what: str, games: int) -> Non
     from swdsl.bots import RandomBot, play
     from swdsl.engine.replay import record, replay
     from swdsl.engine.setup import new_game
-    from swdsl.packs.loader import load_ruleset
-
-    rs = load_ruleset(pack.split("+"))
+    try:  # as `swdsl simulate` loads it: settled for the collector, whose full walks would land in one run or another
+        from swdsl.sim import ruleset
+        rs = ruleset(tuple(pack.split("+")))
+    except ImportError:
+        from swdsl.packs.loader import load_ruleset
+        rs = load_ruleset(pack.split("+"))
     if what == "record":
         games_played = []
         for i in range(games + 1):

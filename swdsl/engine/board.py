@@ -21,6 +21,13 @@ class Board:
     neighbours: tuple[frozenset[int], ...]
     by_id: dict[str, int] = attrs.field(eq=False)
     memo: dict = attrs.field(factory=dict, eq=False, repr=False)  # map-only values rules computed once
+    # per region, its own facts (terrain, symbols, edge): a rule reading only those has one value per kind,
+    # whichever board the region lies on (stats.py: region-local tables)
+    kinds: tuple[tuple[str, frozenset[str], bool], ...] = attrs.field(eq=False, repr=False)
+
+    @kinds.default
+    def _kinds(self) -> tuple[tuple[str, frozenset[str], bool], ...]:
+        return tuple((r.terrain, r.symbols, r.edge) for r in self.regions)
 
     @classmethod
     def build(cls, name: str, regions: list[Region], borders: list[tuple[int, int]]) -> Board:

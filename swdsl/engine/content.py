@@ -29,7 +29,8 @@ class Modifier:
     where: str = ""  # file:line:col of the rule
     # what it reads: "" the game; "map" only the map and the stat's regions (`target`, and `other` for
     # region.adjacent); "adjacency" those and borders (map-only for a race that declares no adjacency of
-    # its own, and inside region.adjacent): a fold of such modifiers is a per-board table
+    # its own, and inside region.adjacent): a fold of such modifiers is a per-board table; "region" only
+    # `target`'s own facts (terrain, symbols, edge): the table's values are shared by every board
     map_only: str = ""
     # the reads that alone keep it from being map-only (variables, `here`), when there are such: with
     # their values fixed it reads only the map and the stat's regions (borders too, for region.adjacent,

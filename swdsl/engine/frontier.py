@@ -6,7 +6,7 @@ each asked (legal.py's verdicts)."""
 from __future__ import annotations
 
 from swdsl.engine.state import Game, RaceInst
-from swdsl.engine.stats import adjacency_key, declares_adjacency, fold, modified, neighbours, plan, shielding, tabled
+from swdsl.engine.stats import adjacency_key, declares_adjacency, modified, neighbours, plan, shielding, tabled, tabulate
 
 
 def candidates(game: Game, inst: RaceInst, drawn: bool = False) -> tuple[list[int], bool]:
@@ -61,7 +61,7 @@ def map_reach(game: Game, inst: RaceInst, unshielded: bool = False) -> tuple[lis
         regions = range(len(game.board))
 
         def at(base: bool, r: int) -> bool:
-            return bool(fold(game, stat, base, inst, {"target": r}))
+            return bool(tabulate(game, stat, base, inst, {"target": r}, p))
         found = game.board.memo[key] = (
             [at(True, r) for r in regions] if inst.regions else None,
             [r for r in regions if at(False, r)])

@@ -156,10 +156,12 @@ class Ruleset:
     # neighbours are worked out live, and kept while a game is only read (caches.reads)
     live_adjacency: bool = False
     # worked out while games run, shared by them (stats.py): fold plans per stat, banner, power and
-    # state (content ids: the ruleset owns the content), and a key per (stat, modifiers) whose fold is a
-    # per-board table
+    # state (content ids: the ruleset owns the content), a key per (stat, modifiers) whose fold is a
+    # per-board table, and the values of the tables that read a region's own facts alone, per kind of
+    # region (Board.kinds): every board drawn from modular faces fills its tables from them
     plans: dict = attrs.field(factory=dict, eq=False, repr=False)
     tables: dict = attrs.field(factory=dict, eq=False, repr=False)
+    local: dict = attrs.field(factory=dict, eq=False, repr=False)
     # for the tools, never read by the engine: per family (race, power, piece, pool), each way a name
     # may be written (a key, a display name, another spelling) -> the keys it may mean
     spellings: dict[str, dict[str, tuple[str, ...]]] = attrs.field(factory=dict)

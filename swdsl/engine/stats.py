@@ -156,6 +156,7 @@ class Plan(NamedTuple):
     favoured: Callable[[Any, Any], bool] | None  # what a shield undoes, when shields exist
     table: int | None  # the per-board table's key when the value is a function of the map and `target` only
     borders: int | None  # which borders the table was made with, when it reads some (_borders)
+    local: bool  # the table reads only `target`'s own facts: its values are kept per kind of region (tabulate)
 
 
 def plan(game: Game, stat: str, inst: RaceInst | None) -> Plan:
@@ -205,7 +206,7 @@ def _make_plan(game: Game, stat: str, inst: RaceInst | None, bound: bool) -> Pla
     if mods and "target" in STATS[stat].bindings and borders != _LIVE and all(m.map_only for m in mods):
         table = rs.tables.setdefault((stat, mods, borders), len(rs.tables))
     return Plan(inst and inst.race, inst and inst.power, bool(inst and inst.declined), bound, mods, held,
-                favoured, table, borders)
+                favoured, table, borders, table is not None and all(m.map_only == "region" for m in mods))
 
 
 _MAP, _LIVE = -1, -2  # a plan's borders: the map's; declared ones that are no per-board table
@@ -357,12 +358,26 @@ def value(game: Game, stat: str, inst: RaceInst | None, parts: list | None = Non
             table = memo[(p.table, base)] = [_NOTHING] * len(game.board)
         found = table[b["target"]]
         if found is _NOTHING:
-            found = table[b["target"]] = fold(game, stat, base, inst, b, None, p)
+            found = table[b["target"]] = tabulate(game, stat, base, inst, b, p)
         return found
     base = STATS[stat].base(game, inst, b) if constant is _NOTHING else constant
     if parts is not None:
         parts.append(("base", "set", base, base, base))
     return fold(game, stat, base, inst, b, parts, p)
+
+
+def tabulate(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, Any], p: Plan) -> Any:
+    """A value of the per-board table of plan `p` (tabled) at `b`'s target: folded, or, when the plan reads
+    only the target's own facts, the value it has for that kind of region on any board (a board drawn from
+    modular faces is new at every game; its regions' kinds are few and the same)."""
+    if not p.local:
+        return fold(game, stat, base, inst, b, None, p)
+    key = (p.table, base, game.board.kinds[b["target"]])
+    local = game.ruleset.local
+    found = local.get(key, _NOTHING)
+    if found is _NOTHING:
+        found = local[key] = fold(game, stat, base, inst, b, None, p)
+    return found
 
 
 def tabled(game: Game, p: Plan, stat: str, inst: RaceInst | None, target: int | None) -> bool:
@@ -415,6 +430,8 @@ def adjacent_to_any(game: Game, inst: RaceInst, r: int, regions) -> bool:
             if adjacent(game, inst, r, x) if known is _NOTHING else known:
                 return True
         return False
+    if len(regions) * 4 < len(game.board):  # a few pairs cost less than folding every region for a key seldom met again
+        return any(adjacent(game, inst, r, x) for x in regions if x != r)
     found = memo[key] = _declared(game, inst, r)  # kept for as long as the values it was keyed by
     return not found.isdisjoint(regions)
 

@@ -277,12 +277,35 @@ class ExprCompiler:
                 return subject_ok and self.static(e.operand, fixed, given)
         return False
 
+    def local(self, e) -> bool:
+        """True if `e` reads only the facts of `target` itself (its terrain, symbols, whether it lies at
+        the edge): no other region, border, area or count. Such a value is the same for every region of
+        a kind, on any board (stats.py: region-local tables)."""
+        if isinstance(e, ast.Int):
+            return True
+        if isinstance(e, ast.Ref):
+            res = self.res.get(id(e), ("?",))
+            return res[0] == "terrain" or e.name in ("true", "false") or res == ("binding", "target")
+        if isinstance(e, ast.Attr):
+            res = self.res.get(id(e), ("?",))
+            return (res[1:] if len(res) == 3 else ()) == ("terrain", "region") and self.local(e.subject)
+        if isinstance(e, (ast.BoolOp, ast.Arith, ast.Compare)):
+            return self.local(e.left) and self.local(e.right)
+        if isinstance(e, (ast.Not, ast.Neg)):
+            return self.local(e.value)
+        if isinstance(e, ast.Test):
+            res = self.res.get(id(e), ("?",))
+            local_test = res[0] in ("terrain_is", "terrain_in", "symbol") or res[0] == "state" and res[2] == "edge"
+            return local_test and e.subject is not None and self.local(e.subject) and (e.arg is None or self.local(e.arg))
+        return False
+
     def per_target(self, e) -> Callable[[Ctx], Any]:
         """`e` compiled; if it depends only on the map and `target`, its value is
-        kept per board and target (a modifier's `when terrain of target is sea`)."""
+        kept per board and target (a modifier's `when terrain of target is sea`), or per kind of region
+        when it reads only the target's own facts."""
         fn = self.expr(e)
         if self.static(e, frozenset({"target"})) and not self.static(e):
-            return _per_target(fn, reads_adjacency(e))
+            return _per_target(fn, reads_adjacency(e), self.local(e))
         return fn
 
     def _test(self, e: ast.Test):
@@ -381,13 +404,17 @@ def reads_adjacency(e) -> bool:
                for n in nodes(e))
 
 
-def _per_target(fn, adjacency: bool):
-    """Memoise a value that depends only on the map and `target`, per board and target."""
+def _per_target(fn, adjacency: bool, local: bool):
+    """Memoise a value that depends only on the map and `target`, per board and target; one that reads
+    only the target's own facts, in the ruleset per kind of region (Board.kinds): on any board."""
     def cached(ctx):
         if adjacency and declares_adjacency(ctx.game, ctx.me) or not caches.ON:
             return fn(ctx)
-        memo = ctx.game.board.memo
-        key = (cached, ctx.b.get("target"))
+        target = ctx.b.get("target")
+        if local and target is not None:
+            memo, key = ctx.game.ruleset.local, (cached, ctx.game.board.kinds[target])
+        else:
+            memo, key = ctx.game.board.memo, (cached, target)
         got = memo.get(key, _MISSING)
         if got is _MISSING:
             got = memo[key] = fn(ctx)

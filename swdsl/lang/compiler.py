@@ -89,7 +89,9 @@ class Compiler(ExprCompiler):
         parts = [e for e in (m.value, m.when, m.floor, m.cap) if e is not None]
         regions = frozenset(name for name, kind in STATS[m.stat.text].bindings.items() if kind == "region")
         map_only, given = "", []  # type: tuple[str, list[ast.Ref]]
-        if all(self.static(e, regions) for e in parts):
+        if regions == {"target"} and all(self.local(e) for e in parts):
+            map_only = "region"
+        elif all(self.static(e, regions) for e in parts):
             map_only = "adjacency" if any(reads_adjacency(e) for e in parts) else "map"
         elif not all(self.static(e, regions, given) for e in parts):
             given = []

@@ -15,10 +15,11 @@ from swdsl.engine.entries import Ctx
 from swdsl.engine.frontier import bordering, frontier
 from swdsl.engine.holdings import held, where
 from swdsl.engine.legal import ABILITY_PHASE, _verdict, apply_legal, can_target, conquerable, legal_actions, sample
+from swdsl.engine.pieces import new_race
 from swdsl.engine.queries import reach
 from swdsl.engine.replay import checksum, record, replay
-from swdsl.engine.setup import new_game
-from swdsl.engine.stats import _NOTHING, _neighbours_key, adjacent, declares_adjacency, neighbours
+from swdsl.engine.setup import new_game, prepared
+from swdsl.engine.stats import _NOTHING, _neighbours_key, adjacent, declares_adjacency, fold, neighbours, plan
 from swdsl.lab.heuristic import HeuristicBot
 from swdsl.lab.search import SearchBot
 from swdsl.packs.loader import load_ruleset
@@ -116,6 +117,31 @@ def test_the_map_only_memo_fills(classic):
     assert tables and any(v is not _NOTHING for t in tables for v in t)  # whole folds of map-only modifiers
     reach = [v for k, v in memo.items() if isinstance(k, tuple) and k[1:] == ("reach",)]
     assert reach  # where races enter, from Border entry's table (frontier.py)
+
+
+def test_tables_reading_a_region_alone_are_shared_by_every_drawn_board():
+    """Warcraft's boards are drawn anew for each game (modular faces), so a per-board table would be
+    folded again at every game. "Entry regions" (`set true when target has entry`) reads only the
+    target's own facts: its values are kept in the ruleset per kind of region, and another board of
+    the same faces fills its tables from them, folding nothing, equal to what folding finds;
+    "Travel cost" reads the race's regions and is no table."""
+    rs = load_ruleset(["warcraft"])
+    mods = {m.source: m for m in rs.rule_mods["conquest.entry"] + rs.rule_mods["travel.cost"]}
+    assert mods["Entry regions"].map_only == "region" and mods["Travel cost"].map_only == ""
+    layout = rs.setups[2].layout
+    faces = (layout.boards["large"][0][0], layout.boards["small"][0][0])
+    found = []
+    for board in (layout.compose(faces), layout.compose(faces[::-1])):
+        game = prepared(rs, 2, 1, board=board)
+        inst = new_race(game, rs.races[sorted(rs.banners)[0]], None, 0)
+        assert plan(game, "conquest.entry", inst).local
+        kept = len(rs.local)
+        far = frontier(game, inst)
+        assert far == [r for r in range(len(board)) if fold(game, "conquest.entry", False, inst, {"target": r})]
+        found.append((kept, len(rs.local), sorted(board.regions[r].id for r in far)))
+    (_, filled, first), (before, after, second) = found
+    assert filled > 0 and before == after == filled  # the second board's regions are kinds already kept
+    assert first == second
 
 
 def _frontier_is_what_asking_finds(game, inst, where: str = "") -> bool:
