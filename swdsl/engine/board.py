@@ -38,16 +38,26 @@ class Board:
         return cls(name, tuple(regions), tuple(frozenset(s) for s in adj), {r.id: i for i, r in enumerate(regions)})
 
     @classmethod
-    def compose(cls, faces: tuple[Board, ...]) -> Board:
+    def compose(cls, faces: tuple[Board, ...], parts: dict | None = None) -> Board:
         """One board of several islands: each face keeps its regions and borders
-        and becomes area 1, 2, … in the order given (region ids stay the faces' own)."""
+        and becomes area 1, 2, … in the order given (region ids stay the faces' own).
+        A game draws a new board at most games: `parts` keeps each face's regions and
+        borders as an island at its place (Layout.compose), so one is built only once."""
         regions: list[Region] = []
-        borders: list[tuple[int, int]] = []
+        neighbours: list[frozenset[int]] = []
         for island, face in enumerate(faces, start=1):
             offset = len(regions)
-            regions += [attrs.evolve(r, area=island) for r in face.regions]
-            borders += [(offset + a, offset + b) for a, nb in enumerate(face.neighbours) for b in nb if a < b]
-        return cls.build("+".join(f.name for f in faces), regions, borders)
+            key = (id(face), island, offset)
+            part = None if parts is None else parts.get(key)
+            if part is None:
+                part = (tuple(Region(r.id, r.terrain, r.symbols, r.edge, island) for r in face.regions),
+                        tuple(frozenset(offset + b for b in nb) for nb in face.neighbours))
+                if parts is not None:
+                    parts[key] = part
+            regions += part[0]
+            neighbours += part[1]
+        return cls("+".join(f.name for f in faces), tuple(regions), tuple(neighbours),
+                   {r.id: i for i, r in enumerate(regions)})
 
     def __len__(self) -> int:
         return len(self.regions)

@@ -7,6 +7,7 @@ triggers grouped per stat and per event, and abilities the player may use.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -124,54 +125,55 @@ class Content:
         hooks = [m for ms in self.modifiers.values() for m in ms] + [t for ts in self.triggers.values() for t in ts]
         return any(h.scope != "active" for h in hooks) or any(a.scope != "active" for a in self.abilities)
 
-    # typed views of the properties
-    @property
+    # typed views of the properties, each worked out at its first read (the props are set once, when
+    # the declaration is compiled): the engine reads them in its hottest loops (has_tag, a region's defence)
+    @functools.cached_property
     def tokens(self) -> int:
         return int(self.props.get("banner", self.props.get("badge", 0)))
 
-    @property
+    @functools.cached_property
     def supply(self) -> int:
         return int(self.props.get("supply", 0))
 
-    @property
+    @functools.cached_property
     def neutral(self) -> bool:
         return bool(self.props.get("neutral"))
 
-    @property
+    @functools.cached_property
     def tags(self) -> tuple[str, ...]:
         return tuple(self.props.get("tags", ()))
 
-    @property
+    @functools.cached_property
     def defense(self) -> int:
         return int(self.props.get("defense", 0))
 
-    @property
+    @functools.cached_property
     def immune(self) -> bool:
         return bool(self.props.get("immune"))
 
-    @property
+    @functools.cached_property
     def limit(self) -> int | None:
         value = self.props.get("limit")
         return None if value is None else int(value)
 
-    @property
+    @functools.cached_property
     def bound(self) -> bool:
         return bool(self.props.get("bound"))
 
-    @property
+    @functools.cached_property
     def survives_decline(self) -> bool:
         return "decline" in self.props.get("survives", ())
 
-    @property
+    @functools.cached_property
     def counts_as_token(self) -> bool:
         """A piece that counts as one of its holder's race tokens (defenders, `tokens of`, the cost)."""
         return self.props.get("counts") == ("as", "token")
 
-    @property
+    @functools.cached_property
     def returns(self) -> bool:
         return bool(self.props.get("returns"))
 
-    @property
+    @functools.cached_property
     def fixed(self) -> bool:
         """It never leaves its region (places never move; `fixed` markers neither)."""
         return self.kind == "place" or bool(self.props.get("fixed"))

@@ -58,7 +58,8 @@ class Layout:
 
     sizes: tuple[tuple[str, int], ...]
     boards: dict[str, tuple[tuple[Board, ...], ...]]
-    composed: dict = attrs.field(factory=dict, eq=False, repr=False)  # faces -> Board (keeps each board's memo)
+    composed: dict = attrs.field(factory=dict, eq=False, repr=False)  # faces' ids -> Board (keeps each board's memo)
+    parts: dict = attrs.field(factory=dict, eq=False, repr=False)  # each face as an island at its place (Board.compose)
 
     def draw(self, rng) -> Board:
         faces: list[Board] = []
@@ -68,9 +69,10 @@ class Layout:
         return self.compose(tuple(faces))
 
     def compose(self, faces: tuple[Board, ...]) -> Board:
-        board = self.composed.get(faces)
+        key = tuple(map(id, faces))  # the layout's own faces: hashing a board by value walks all of it
+        board = self.composed.get(key)
         if board is None:
-            board = self.composed[faces] = Board.compose(faces)
+            board = self.composed[key] = Board.compose(faces, self.parts)
         return board
 
     @property
