@@ -430,8 +430,6 @@ def adjacent_to_any(game: Game, inst: RaceInst, r: int, regions) -> bool:
             if adjacent(game, inst, r, x) if known is _NOTHING else known:
                 return True
         return False
-    if len(regions) * 4 < len(game.board):  # a few pairs cost less than folding every region for a key seldom met again
-        return any(adjacent(game, inst, r, x) for x in regions if x != r)
     found = memo[key] = _declared(game, inst, r)  # kept for as long as the values it was keyed by
     return not found.isdisjoint(regions)
 
