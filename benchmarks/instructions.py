@@ -18,6 +18,7 @@ Needs valgrind.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import pickle
@@ -37,12 +38,11 @@ def _worker(pack: str, players: int, records: str, what: str, games: int) -> Non
     from swdsl.bots import RandomBot, play
     from swdsl.engine.replay import record, replay
     from swdsl.engine.setup import new_game
-    try:  # as `swdsl simulate` loads it: settled for the collector, whose full walks would land in one run or another
-        from swdsl.sim import ruleset
-        rs = ruleset(tuple(pack.split("+")))
-    except ImportError:
-        from swdsl.packs.loader import load_ruleset
-        rs = load_ruleset(pack.split("+"))
+    from swdsl.packs.loader import load_ruleset
+
+    rs = load_ruleset(pack.split("+"))
+    gc.collect()  # every checkout settled alike: a full collection walking the loaded ruleset would land
+    gc.freeze()  # in one run and not another (7% of a count, measured), whatever the checkout does itself
     if what == "record":
         games_played = []
         for i in range(games + 1):

@@ -296,7 +296,7 @@ class ExprCompiler:
         if isinstance(e, ast.Test):
             res = self.res.get(id(e), ("?",))
             local_test = res[0] in ("terrain_is", "terrain_in", "symbol") or res[0] == "state" and res[2] == "edge"
-            return local_test and e.subject is not None and self.local(e.subject) and (e.arg is None or self.local(e.arg))
+            return local_test and e.subject is not None and self.local(e.subject)  # their names are constants
         return False
 
     def per_target(self, e) -> Callable[[Ctx], Any]:

@@ -119,6 +119,30 @@ def test_the_map_only_memo_fills(classic):
     assert reach  # where races enter, from Border entry's table (frontier.py)
 
 
+LOCAL_RULES = """
+rule Reads {
+  "Modifiers reading more or less of the map."
+  modify conquest.entry set true when target has cavern
+  modify conquest.entry set true when terrain of target in [hill, swamp] and not target is edge
+  modify conquest.entry set true when target borders (regions where terrain is sea)
+  modify conquest.entry set true when count (regions where area == area of target) > 8
+  modify conquest.entry set true when count (regions where has magic) > 3
+  modify conquest.entry set true when target is empty
+}
+"""
+
+
+def test_the_compiler_marks_what_reads_a_region_alone(tmp_path):
+    """A modifier reading only `target`'s terrain, symbols and edge is region-local (its table is kept per
+    kind of region); borders, the area (which island) and counts over the map are map-only but not
+    local; the region's occupant is neither."""
+    (tmp_path / "pack.yaml").write_text("name: reads\nrequires: [classic]\n")
+    (tmp_path / "rules.sw").write_text(LOCAL_RULES)
+    rs = load_ruleset([str(tmp_path)])
+    reads = [m.map_only for m in rs.rule_mods["conquest.entry"] if m.source == "Reads"]
+    assert reads == ["region", "region", "adjacency", "map", "map", ""]
+
+
 def test_tables_reading_a_region_alone_are_shared_by_every_drawn_board():
     """Warcraft's boards are drawn anew for each game (modular faces), so a per-board table would be
     folded again at every game. "Entry regions" (`set true when target has entry`) reads only the
