@@ -6,17 +6,18 @@ with the other action kinds."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 from typing import Any
 
 from swdsl.engine.actions import Action
-from swdsl.engine.content import Choice
 from swdsl.engine.entries import Ctx
 from swdsl.engine.events import player_races
 from swdsl.engine.holdings import any_attached, held, may_hold
+from swdsl.engine.hooks import Ability, Choice
 from swdsl.engine.state import Game, RaceInst
 
 
-def held_abilities(game: Game, inst: RaceInst, phase: str | None = None) -> tuple:
+def held_abilities(game: Game, inst: RaceInst, phase: str | None = None) -> tuple[Ability, ...]:
     """The race's own abilities, then the edition rules' ones, then those of the content it holds
     (relics, places, bound powers; with `phase`: only if some held content has abilities in that
     phase)."""
@@ -61,9 +62,14 @@ def _uses(game: Game, per: str | None) -> dict:
     return game.uses if per == "game" else game.turn.uses
 
 
-def _offered(game: Game, inst: RaceInst, phase: str, key_wanted: str | None = None):
-    """(user, action key, ability, ctx, uses) of each ability that may be used in `phase` (or only
-    the one keyed `key_wanted`), its own limits and condition passed; its choices still to check."""
+def _offered(game: Game, inst: RaceInst, phase: str,
+             key_wanted: str | None = None) -> Iterator[tuple[RaceInst, str, Ability, Ctx, dict, Any]]:
+    """(user, action key, ability, ctx, uses, first) of each ability that may be used in `phase` (or
+    only the one keyed `key_wanted`), its own limits and condition passed; its choices still to
+    check. `first`: the values its one choice is among, when they are few (Choice.few), else None;
+    they are read before the condition, an ability with none left out unasked (an edition rule's
+    ability offered to every race at every decision, choosing a region where some marker lies, is
+    mostly left out so)."""
     if phase not in game.ruleset.ability_phases:
         return
     for user, suffix in ability_users(game, inst):
@@ -79,12 +85,17 @@ def _offered(game: Game, inst: RaceInst, phase: str, key_wanted: str | None = No
             if ab.limit is not None and not ab.per_owner and uses.get((user.id, ab.key), 0) >= ab.limit:
                 continue
             ctx = Ctx(game, user, {})
+            first = None
+            if ab.few is not None:
+                first = ab.few(ctx)
+                if not first:
+                    continue
             if ab.when is not None and not ab.when(ctx):
                 continue
-            yield user, key, ab, ctx, uses
+            yield user, key, ab, ctx, uses, first
 
 
-def _combos(game: Game, user: RaceInst, key: str, ab, ctx: Ctx, uses: dict, want: tuple | None) -> list[Action]:
+def _combos(game: Game, user: RaceInst, key: str, ab: Ability, ctx: Ctx, uses: dict, want: tuple | None) -> list[Action]:
     """The ability's legal actions: every combination of its choices (or `want` only)."""
     out = []
     for combo in _choices(ctx, ab.choose, 0, want):
@@ -104,7 +115,7 @@ def ability_actions(game: Game, inst: RaceInst, phase: str, only: Action | None 
     want = only.b if only is not None and isinstance(only.b, tuple) else None
     if only is not None and want is None:
         return out
-    for user, key, ab, ctx, uses in _offered(game, inst, phase, None if only is None else only.a):  # type: ignore[arg-type]
+    for user, key, ab, ctx, uses, _ in _offered(game, inst, phase, None if only is None else only.a):  # type: ignore[arg-type]
         out.extend(_combos(game, user, key, ab, ctx, uses, want))
     return out
 
@@ -120,10 +131,11 @@ def ability_candidates(game: Game, inst: RaceInst, phase: str) -> tuple[list[Act
     if phase not in rs.ability_phases or not (inst.abilities or rs.rule_abilities or rs.lasting_abilities or any_attached(
             game) and may_hold(game, phase, rs.held_phases, rs.power_phases)):
         return legal, unlisted
-    for user, key, ab, ctx, uses in _offered(game, inst, phase):
+    for user, key, ab, ctx, uses, first in _offered(game, inst, phase):
         choose = ab.choose
         if len(choose) == 1 and choose[0].base is not None:
-            unlisted.append((list(dict.fromkeys(choose[0].base(ctx))), functools.partial(_choosing, key, ab, ctx, uses, False)))
+            values = choose[0].base(ctx) if first is None else first
+            unlisted.append((list(dict.fromkeys(values)), functools.partial(_choosing, key, ab, ctx, uses, False)))
         elif len(choose) > 1 and all(c.few for c in choose[1:]):
             unlisted.append((_worth_checking(ctx, choose), functools.partial(_choosing, key, ab, ctx, uses, True)))
         else:
@@ -145,7 +157,7 @@ def _worth_checking(ctx: Ctx, choose: tuple[Choice, ...], i: int = 0, prefix: tu
     return out
 
 
-def _choosing(key: str, ab, ctx: Ctx, uses: dict, whole: bool, game: Game, inst: RaceInst,
+def _choosing(key: str, ab: Ability, ctx: Ctx, uses: dict, whole: bool, game: Game, inst: RaceInst,
               v: Any) -> tuple[Action, None] | None:
     found = _combos(game, ctx.me, key, ab, ctx, uses, v if whole else (v,))  # type: ignore[arg-type]
     return (found[0], None) if found else None
@@ -173,6 +185,6 @@ def use_ability(game: Game, inst: RaceInst, key: str, choices: tuple) -> None:
     ab.run(Ctx(game, user, _bound(ab, choices)))
 
 
-def _bound(ab, choices: tuple) -> dict:
+def _bound(ab: Ability, choices: tuple) -> dict:
     """The ability's choices by name."""
     return {c.name: v for c, v in zip(ab.choose, choices)}

@@ -2,90 +2,18 @@
 
 The engine never sees syntax. A race, power, relic, place, marker or edition
 rule arrives here as plain data plus closures: stat modifiers and event
-triggers grouped per stat and per event, and abilities the player may use.
+triggers grouped per stat and per event, and abilities the player may use
+(hooks.py).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 from typing import Any
 
 import attrs
 
-Fn = Callable[[Any], Any]
-
-
-@attrs.frozen(cache_hash=True)  # a key of per-board tables and of declared neighbours (stats.py)
-class Modifier:
-    stat: str
-    op: str  # "by" adds, "set" replaces, "times" multiplies (after every by and set), "at least"/"at most" bound last
-    value: Fn
-    when: Fn | None
-    floor: Fn | None
-    cap: Fn | None
-    scope: str  # active | declined | always
-    source: str  # the declaration it comes from, for explain()
-    origin: str = "race"  # the kind of that declaration: a shielded region ignores all but edition rules
-    where: str = ""  # file:line:col of the rule
-    # what it reads: "" the game; "map" only the map and the stat's regions (`target`, and `other` for
-    # region.adjacent); "adjacency" those and borders (map-only for a race that declares no adjacency of
-    # its own, and inside region.adjacent): a fold of such modifiers is a per-board table; "region" only
-    # `target`'s own facts (terrain, symbols, edge): the table's values are shared by every board
-    map_only: str = ""
-    # the reads that alone keep it from being map-only (variables, `here`), when there are such: with
-    # their values fixed it reads only the map and the stat's regions (borders too, for region.adjacent,
-    # where they are the map's), so a race's declared neighbours are kept per board and their values
-    given: tuple[Fn, ...] = ()
-
-
-@attrs.frozen
-class Trigger:
-    event: str
-    when: Fn | None
-    scope: str
-    run: Fn
-    source: str
-    audience: str = "me"  # me | ours: also when the event happens to another race of the player
-    where: str = ""  # file:line:col of the rule
-    choose: tuple[Choice, ...] = ()  # asked of the race's player once the action that fired it is done
-    optional: bool = False  # `may choose`: the player may pass
-    cancels: bool = False  # may `cancel conquest` (the engine notes a conquest's loss only if some trigger may)
-
-
-@attrs.frozen
-class Choice:
-    """One `choose` of an ability: its name, what it picks (region, player,
-    power), its options and a test of one option."""
-
-    name: str
-    kind: str
-    options: Fn  # options(ctx) -> sorted values
-    is_option: Callable[[Any, Any], bool]  # is_option(ctx, value)
-    base: Fn | None = None  # base(ctx) -> values the options are among (a `where`'s unfiltered set), or None
-    few: bool = False  # base is narrower than every region (markers' regions, map-only parts, a race's regions)
-
-
-@attrs.frozen
-class Ability:
-    """A player choice contributed to legal_actions: `choose` lists each
-    choice's name, its options and a test of one option (to check a single
-    action without listing them all); `run` applies the effects with the
-    choices bound."""
-
-    key: str  # "DECLARATION/NAME": unique in a ruleset
-    name: str
-    source: str
-    phase: str
-    limit: int | None
-    per: str | None  # turn | game
-    per_owner: bool
-    when: Fn | None
-    scope: str
-    choose: tuple[Choice, ...]
-    run: Fn
-    where: str = ""  # file:line:col of the rule
-    possible: Fn | None = None  # possible(ctx with the choices bound): its effects can be made (a conquest paid)
+from swdsl.engine.hooks import Ability, Modifier, Trigger
 
 
 @attrs.frozen

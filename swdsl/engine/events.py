@@ -3,10 +3,10 @@ that content hangs on them."""
 
 from __future__ import annotations
 
-from swdsl.engine.content import Trigger
 from swdsl.engine.entries import Ctx, Event
 from swdsl.engine.errors import ContentError
 from swdsl.engine.holdings import held_triggers, may_hold
+from swdsl.engine.hooks import Trigger
 from swdsl.engine.state import Decision, Game, RaceInst
 
 _REGION = {"target": "region"}
@@ -66,7 +66,7 @@ def fire(game: Game, event: str, inst: RaceInst | None, **bindings) -> None:
     rs = game.ruleset
     if event not in rs.heard_events:
         return
-    triggers = rs.rule_triggers.get(event, ())
+    triggers: tuple[Trigger, ...] = rs.rule_triggers.get(event, ())
     if inst is not None:
         own = _own_triggers(game, inst, event) if rs.held_events or game.bound_powers else inst.triggers.get(event)
         if own:
@@ -116,7 +116,7 @@ def _count(game: Game, t: Trigger) -> None:
                            "`budgets: trigger_runs` in pack.yaml only if this much is meant")
 
 
-def _own_triggers(game: Game, inst: RaceInst, event: str) -> tuple:
+def _own_triggers(game: Game, inst: RaceInst, event: str) -> tuple[Trigger, ...]:
     triggers = inst.triggers.get(event, ())
     rs = game.ruleset
     if may_hold(game, event, rs.held_events, rs.power_events):
@@ -126,7 +126,7 @@ def _own_triggers(game: Game, inst: RaceInst, event: str) -> tuple:
     return triggers
 
 
-def _listeners(game: Game, event: str, inst: RaceInst | None) -> list:
+def _listeners(game: Game, event: str, inst: RaceInst | None) -> list[tuple[RaceInst, Trigger]]:
     """(race, trigger) for the other races that hear the event happen to `inst`:
     `by ours` triggers of the player's other races, `by anyone` triggers of every race."""
     if inst is None:

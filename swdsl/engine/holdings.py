@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from swdsl.engine import caches
-from swdsl.engine.content import Ability, Content, Modifier, Trigger
+from swdsl.engine.content import Content
+from swdsl.engine.hooks import Ability, Modifier, Trigger
 from swdsl.engine.state import Game, RaceInst
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import attrs
 
 from swdsl.engine.board import Board
-from swdsl.engine.content import Ability, Content, Modifier, SharedVar, Trigger
+from swdsl.engine.content import Content, SharedVar
+from swdsl.engine.hooks import Ability, Modifier, Trigger
 
 _LATE = ("times", "at least", "at most")  # modifier operations a fold applies after the others
 

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from swdsl.engine.board import Board
-from swdsl.engine.content import Ability, Content, Modifier, Trigger
+from swdsl.engine.content import Content
+from swdsl.engine.hooks import Ability, Modifier, Trigger
 from swdsl.engine.ruleset import Ruleset, Setup
 
 Piece = tuple[str, int | None, int]

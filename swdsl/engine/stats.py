@@ -27,9 +27,9 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from swdsl.engine import caches
-from swdsl.engine.content import Modifier
 from swdsl.engine.entries import Ctx, Stat
 from swdsl.engine.holdings import defenders, held, held_mods
+from swdsl.engine.hooks import Modifier
 from swdsl.engine.state import Game, RaceInst
 
 
@@ -271,7 +271,7 @@ def _with_held(game: Game, stat: str, inst: RaceInst, p: Plan) -> tuple[Modifier
     return mods
 
 
-def _folded(value: Any, ctx: Ctx, p: Plan, mods: tuple, parts: list | None) -> Any:
+def _folded(value: Any, ctx: Ctx, p: Plan, mods: tuple[Modifier, ...], parts: list | None) -> Any:
     """The modifiers `mods` folded into `value`, in order."""
     favoured = p.favoured
     shield = favoured is not None and shielded(ctx.game, ctx.me, ctx.b.get("target"))

@@ -184,6 +184,9 @@ class ExprCompiler:
             return lambda ctx: where(ctx.game)[0].get(name, ())
         if any(self.res.get(id(c), ("",))[0] == "marker_kind" for c in tests):
             return lambda ctx: [r for r, marks in enumerate(ctx.game.markers) if marks]
+        held_by = self._occupant_is(e)
+        if held_by is not None:
+            return held_by
         near = next((c.operand for c in tests if self.res.get(id(c), ("",))[0] == "borders"
                      and not self._mentions_element(c.operand, e.name)), None)
         if near is None:
@@ -199,6 +202,23 @@ class ExprCompiler:
             nb = ctx.game.board.neighbours
             return sorted(nb[x] if isinstance(x, int) else set().union(*(nb[r] for r in x)))
         return bordering
+
+    def _occupant_is(self, e: ast.Filtered):
+        """For `regions where occupant == X …` (X not depending on the element), the regions X holds,
+        in order (every region if X is nobody: the empty ones pass); else None."""
+        for c in _conjuncts(e.cond):
+            if not (isinstance(c, ast.Compare) and c.op == "=="):
+                continue
+            for mine, other in ((c.left, c.right), (c.right, c.left)):
+                if (isinstance(mine, ast.Ref) and self.res.get(id(mine), ("",))[:2] == ("attr_it", "occupant")
+                        and not self._mentions_element(other, e.name)):
+                    race, every = self.expr(other), self.expr(e.base)
+
+                    def held_by(ctx):
+                        x = race(ctx)
+                        return every(ctx) if x is None else sorted(x.regions)
+                    return held_by
+        return None
 
     def _map_prefilter(self, base, conjuncts: list):
         """The regions passing the conjuncts that read only the map (`has magic`, `terrain is sea`),

@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from swdsl.engine.content import Ability, Choice, Content, Modifier, SharedVar, Trigger
+from swdsl.engine.content import Content, SharedVar
 from swdsl.engine.effects import Strength
 from swdsl.engine.entries import BLOCK, FLAG, Ctx, Overflow, Variable
 from swdsl.engine.errors import ContentError
+from swdsl.engine.hooks import Ability, Choice, Modifier, Trigger
 from swdsl.engine.stats import shielded
 from swdsl.engine.vocabulary import DECL_PROPS, EFFECTS, STATS
 from swdsl.lang import ast
@@ -127,6 +128,7 @@ class Compiler(ExprCompiler):
             per_owner=bool(limit and limit.key), when=self._pieces_left(self.opt(a.when), effects),
             scope=a.scope.kind if a.scope else "active", choose=tuple(chooses), run=self.block(tuple(effects)),
             where=self.where(a.span), possible=self._possible(effects),
+            few=chooses[0].base if len(chooses) == 1 and chooses[0].few else None,
         )
 
     def options(self, sel: ast.Expr):

@@ -15,7 +15,7 @@ from swdsl.engine.entries import Ctx
 from swdsl.engine.frontier import bordering, frontier
 from swdsl.engine.holdings import held, where
 from swdsl.engine.legal import ABILITY_PHASE, _verdict, apply_legal, can_target, conquerable, legal_actions, sample
-from swdsl.engine.pieces import new_race
+from swdsl.engine.pieces import new_race, place_marker
 from swdsl.engine.queries import reach
 from swdsl.engine.replay import checksum, record, replay
 from swdsl.engine.setup import new_game, prepared
@@ -318,12 +318,58 @@ def test_abilities_drawn_one_at_a_time_are_those_listed(pack):
         if phase is None or inst is None:
             continue
         where = f"{pack}, seed {seed}, action {len(game.actions)}"
-        for _user, key, ab, ctx, _uses in _offered(game, inst, phase):
+        for _user, key, ab, ctx, _uses, _first in _offered(game, inst, phase):
             compared += _same_options(game, ctx, ab.choose, f"{where}, {key}")
         listed, unlisted = ability_candidates(game, inst, phase)
         found = listed + [hit[0] for values, check in unlisted for v in values if (hit := check(game, inst, v))]
         assert sorted(found) == sorted(ability_actions(game, inst, phase)), where
     assert compared
+
+
+ASKED = """
+rule Asking {
+  "Two abilities offered to every race."
+  ability toll once per turn during conquest when count (regions where has cavern) > 99 {
+    choose r: regions where has beacon
+    remove beacon from r
+  }
+  ability shove once per turn during conquest {
+    choose r: regions where borders my regions and is enemy
+    choose d: regions where occupant == occupant of r and it != r
+    move 1 token from r to d
+  }
+}
+
+marker beacon {
+  "Lit by nobody."
+}
+"""
+
+
+def test_few_values_are_read_first_and_a_race_s_regions_narrow_an_occupant_choice(tmp_path):
+    """An ability whose one choice is among few values (the regions where a marker lies) is left out
+    without asking its condition when there are none (abilities._offered); `regions where occupant ==
+    X` is narrowed to X's regions (closures.narrowed), so a later choice over it is among few values
+    and the ability is checked one combination at a time instead of listed."""
+    (tmp_path / "pack.yaml").write_text("name: asking\nrequires: [classic]\n")
+    (tmp_path / "asking.sw").write_text(ASKED)
+    rs = load_ruleset([str(tmp_path)])
+    toll, shove = (a for a in rs.rule_abilities if a.source == "Asking")
+    assert toll.few is toll.choose[0].base and shove.few is None and shove.choose[1].few
+    game = new_game(rs, 2, 3)
+    play(game, [RandomBot(1), RandomBot(2)], limit=12)
+    inst, asked, when = game.turn.acting, [], toll.when
+    object.__setattr__(toll, "when", lambda ctx: asked.append(ctx) or when(ctx))
+    list(_offered(game, inst, "conquest"))  # no beacon on the map: the toll's condition is not asked
+    assert asked == []
+    place_marker(game, "beacon", 0, None, 0)
+    list(_offered(game, inst, "conquest"))
+    assert len(asked) == 1
+    ctx = Ctx(game, inst)
+    for r in range(len(game.board)):
+        ctx.b["r"] = r
+        every = [x for x in range(len(game.board)) if game.occupant[x] == game.occupant[r]]
+        assert list(shove.choose[1].base(ctx)) == (every if game.occupant[r] else list(range(len(game.board))))
 
 
 TUNNELS = {
