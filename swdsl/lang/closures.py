@@ -174,10 +174,13 @@ class ExprCompiler:
         regions bordering X, in order, for a race that declares no adjacency of its own, and else
         those passing the parts that read only the map: the others cannot pass, and markers are few,
         X often a race's few regions."""
+        tests = [c for c in _conjuncts(e.cond) if isinstance(c, ast.Test) and c.kind != "is_not" and c.subject is None]
+        logged = next((self.res[id(c)][1] for c in tests if c.kind == "was"), None)
+        if logged is not None:
+            return self._logged(e, logged)
         if not (isinstance(e.base, ast.RegionSet) and e.base.qual == "all"):
             return None
         base = self.expr(e.base)
-        tests = [c for c in _conjuncts(e.cond) if isinstance(c, ast.Test) and c.kind != "is_not" and c.subject is None]
         named = next((self.res[id(c)][1] for c in tests if self.res.get(id(c), ("",))[0] == "marker"), None)
         if named is not None:
             name = self.rename.get(named, named)
@@ -202,6 +205,24 @@ class ExprCompiler:
             nb = ctx.game.board.neighbours
             return sorted(nb[x] if isinstance(x, int) else set().union(*(nb[r] for r in x)))
         return bordering
+
+    def _logged(self, e: ast.Filtered, kind: str):
+        """For `… where was STATE …` (a state of this turn's conquests): the elements that this race's
+        conquests of the turn name (their regions, the players or races they were taken from), in the
+        base's order; the others cannot pass, and a turn has few conquests."""
+        base, named_by = self.expr(e.base), _LOGGED_BY[kind]
+
+        def logged(ctx):
+            me = ctx.me
+            if me is None:
+                return ()
+            named = {named_by(c) for c in ctx.game.turn.log if c.attacker == me.id}
+            if not named:
+                return ()
+            if kind == "race":
+                return [x for x in base(ctx) if x is not None and x.id in named]
+            return [x for x in base(ctx) if x in named]
+        return logged
 
     def _occupant_is(self, e: ast.Filtered):
         """For `regions where occupant == X …` (X not depending on the element), the regions X holds,
@@ -396,6 +417,10 @@ def _looks_like(names: frozenset[str], region: bool) -> Callable[[Ctx, Any], boo
 
 
 _MISSING = object()
+
+
+_LOGGED_BY = {"region": operator.attrgetter("region"), "player": operator.attrgetter("defender_player"),
+              "race": operator.attrgetter("defender")}
 
 
 def _conjuncts(e) -> list:

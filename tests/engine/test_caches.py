@@ -372,6 +372,42 @@ def test_few_values_are_read_first_and_a_race_s_regions_narrow_an_occupant_choic
         assert list(shove.choose[1].base(ctx)) == (every if game.occupant[r] else list(range(len(game.board))))
 
 
+TALLY = """
+rule Tally {
+  "Coins for what this turn's conquests took."
+  on turn.end always: gain 1 coin for each races where WAS defeated
+  on turn.end always: gain 1 coin for each regions where WAS occupied
+  on turn.end always: gain 1 coin for each players where WAS attacked
+}
+"""
+
+
+def test_selections_of_what_the_turn_s_conquests_took_are_narrowed_to_them(tmp_path):
+    """`races where was defeated`, `regions where was occupied`, `players where was attacked` test only
+    what this race's conquests of the turn name (closures._logged): games where each is written so
+    that it cannot be narrowed (`(was … or false)`) are the same games."""
+    games = []
+    for written in ("was", "(false or was"):
+        rules = TALLY.replace("WAS defeated", f"{written} defeated").replace("WAS occupied", f"{written} occupied")
+        rules = rules.replace("WAS attacked", f"{written} attacked")
+        if written != "was":
+            rules = rules.replace("defeated\n", "defeated)\n").replace("occupied\n", "occupied)\n")
+            rules = rules.replace("attacked\n", "attacked)\n")
+        folder = tmp_path / written.strip("(").replace(" ", "_")
+        folder.mkdir()
+        (folder / "pack.yaml").write_text("name: tally\nrequires: [classic]\n")
+        (folder / "tally.sw").write_text(rules)
+        rs = load_ruleset([str(folder)])
+        played = []
+        for seed in range(4):
+            game = new_game(rs, 3, seed)
+            play(game, [RandomBot(seed * 10 + s) for s in range(3)])
+            played.append((checksum(game), [p.coins for p in game.players]))
+        games.append(played)
+    assert games[0] == games[1]
+    assert any(coins != [0, 0, 0] for _, coins in games[0])
+
+
 TUNNELS = {
     "pack.yaml": "name: tunnels\nlanguage: 1\nterrains: [farmland, hill]\nsymbols: [cavern]\ncoins: 200\n"
                  "setup:\n  2: {map: map.yaml, rounds: 5, coins: 5}\n",
