@@ -25,9 +25,19 @@ class Board:
     # whichever board the region lies on (stats.py: region-local tables)
     kinds: tuple[tuple[str, frozenset[str], bool], ...] = attrs.field(eq=False, repr=False)
 
+    # per area (island, board part), its regions in order: `regions of AREA` reads it at every turn end
+    areas: dict[int, tuple[int, ...]] = attrs.field(eq=False, repr=False)
+
     @kinds.default
     def _kinds(self) -> tuple[tuple[str, frozenset[str], bool], ...]:
         return tuple((r.terrain, r.symbols, r.edge) for r in self.regions)
+
+    @areas.default
+    def _areas(self) -> dict[int, tuple[int, ...]]:
+        found: dict[int, list[int]] = {}
+        for i, r in enumerate(self.regions):
+            found.setdefault(r.area, []).append(i)
+        return {area: tuple(regions) for area, regions in sorted(found.items())}
 
     @classmethod
     def build(cls, name: str, regions: list[Region], borders: list[tuple[int, int]]) -> Board:

@@ -132,8 +132,10 @@ def _listeners(game: Game, event: str, inst: RaceInst | None) -> list[tuple[Race
     if inst is None:
         return []
     out: list[tuple[RaceInst, Trigger]] = []
+    rs = game.ruleset
+    hearers = None if may_hold(game, event, rs.held_events, rs.power_events) else rs.wide_hearers.get(event, ())
     for other in table_races(game):
-        if other is inst:
+        if other is inst or hearers is not None and not any(other.race is c or other.power is c for c in hearers):
             continue
         heard = _own_triggers(game, other, event)
         if heard:

@@ -77,7 +77,7 @@ def _order(x: Any) -> Any:
 
 def areas(ctx: Ctx) -> list[int]:
     """The map's areas (islands, board parts), by number."""
-    return sorted({r.area for r in ctx.game.board.regions})
+    return list(ctx.game.board.areas)
 
 
 def player_has_marker(game: Game, seat: int | None, name: str) -> bool:
@@ -178,7 +178,7 @@ ATTRIBUTES = {(a.name, a.subject): a for a in [
     Attribute("markers", "regions", "markers", "the face-up markers lying in them, each piece once",
               lambda ctx, rs: markers_in(ctx.game, rs)),
     Attribute("regions", "area", "regions", "the regions of the area",
-              lambda ctx, a: [r for r, reg in enumerate(ctx.game.board.regions) if reg.area == a]),
+              lambda ctx, a: list(ctx.game.board.areas.get(a, ()))),
     Attribute("region", "marker", "region", "the region the marker lies in", lambda ctx, m: m[0]),
     Attribute("group", "region", "regions",
               "the region and every region joined to it by adjacency through regions of the same race",

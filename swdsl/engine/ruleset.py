@@ -141,6 +141,8 @@ class Ruleset:
     modified_stats: frozenset[str] = frozenset()  # stats any content modifies
     heard_events: frozenset[str] = frozenset()  # events some trigger hears: the others are not fired at all
     wide_events: frozenset[str] = frozenset()  # events some trigger hears for other races (`by ours`, `by anyone`)
+    # per such event, the banners and powers with such a trigger (held content aside): only their races listen
+    wide_hearers: dict[str, tuple[Content, ...]] = attrs.field(factory=dict)
     cancels: bool = False  # some trigger may `cancel conquest`: conquests note what they change (undo.py)
     copied: dict[tuple[str, str], Content] = attrs.field(factory=dict)  # (wearer, original): rules as worn
     hooked_markers: frozenset[str] = frozenset()
@@ -188,6 +190,9 @@ class Ruleset:
         self.heard_events = frozenset(event for c in everything for event in c.triggers)
         self.wide_events = frozenset(t.event for c in everything for ts in c.triggers.values() for t in ts
                                      if t.audience != "me")
+        self.wide_hearers = {event: tuple(c for c in [*self.races.values(), *self.powers.values()]
+                                          if any(t.audience != "me" for t in c.triggers.get(event, ())))
+                             for event in self.wide_events}
         self.cancels = any(t.cancels for c in everything for ts in c.triggers.values() for t in ts)
         copiers = {n for c in everything for n in c.copiers}
         self.hooked_markers = frozenset(n for n, m in self.markers.items() if m.has_hooks or n in copiers)
