@@ -3,7 +3,8 @@ of each pack in play, random bots:
 
 - games/s and actions/s per pack and player count, and replay actions/s (recorded games
   applied again, each action checked for legality); each pack's actions/s against
-  classic's at the same player count (goal: Underground, Warcraft and a mix ≥ 0.7×);
+  classic's at the same player count, classic measured in the same rounds and the rounds'
+  ratios' median reported with their range (goal: Underground, Warcraft and a mix ≥ 0.7×);
 - side by side with the peer, smawg, when a Python that has it is given (`--smawg
   PYTHON` or SWDSL_SMAWG_PYTHON; install it in a venv of its own, never here), and
   with other checkouts of swdsl (`--baseline [NAME=]DIR`, repeatable: an older commit's
@@ -175,38 +176,53 @@ def _rates(runs: list[dict]) -> dict:
 
 def throughput(entries: list[str], counts: list[int], games: int, reps: int, smawg: str | None,
                baselines: dict[str, Path]) -> dict:
-    """Per pack and player count: this checkout, the baselines and the peer, interleaved."""
+    """Per pack and player count: this checkout, the baselines and the peer, interleaved. A pack
+    other than classic is measured with classic at the same player count in the same rounds, and
+    its actions/s against classic's is the median of the rounds' ratios: on a shared machine the
+    speed moves by more than the ratio sought between rows measured minutes apart."""
     out: dict = {}
     for entry in entries:
         for players in counts:
             sides: dict[str, list] = {"swdsl": [], **{name: [] for name in baselines}}
-            peer = smawg is not None and entry == "classic"
-            if peer:
+            if smawg is not None and entry == "classic":
                 sides["smawg"] = []
+            if entry != "classic":
+                sides[PAIRED] = []
             for rep in range(reps):
                 order = list(sides) if rep % 2 == 0 else list(reversed(sides))
                 for side in order:
                     if side == "swdsl":
                         sides[side].append(_swdsl("throughput", entry, players, games, 1))
+                    elif side == PAIRED:
+                        sides[side].append(_swdsl("throughput", "classic", players, games, 1))
                     elif side == "smawg":
                         sides[side].append(_run([smawg, str(HERE / "peer_smawg.py"), str(players), str(games), "1"]))
                     else:
                         sides[side].append(_swdsl("throughput", entry, players, games, 1, checkout=baselines[side]))
-            row = {side: _rates(runs) for side, runs in sides.items()}
-            for side in sides:
+            row = {side: _rates(runs) for side, runs in sides.items() if side != PAIRED}
+            for side in row:
                 if side != "swdsl" and "error" not in row[side] and "error" not in row["swdsl"]:
                     row[f"ratio_to_{side}"] = {k: round(row["swdsl"][k] / row[side][k], 2) for k in
                                                ("games_per_second", "actions_per_second", "replay_actions_per_second")}
+            if entry != "classic":
+                row.update(_paired(sides["swdsl"], sides[PAIRED]))
             out.setdefault(entry, {})[players] = row
             print(f"  {entry} {players}p: {_line(row)}", file=sys.stderr)
-    classic = out.get("classic", {})
-    for entry, rows in out.items():
-        for players, row in rows.items():
-            base = classic.get(players, {}).get("swdsl", {})
-            if entry != "classic" and "actions_per_second" in base and "actions_per_second" in row["swdsl"]:
-                row["actions_per_second_vs_classic"] = round(row["swdsl"]["actions_per_second"]
-                                                             / base["actions_per_second"], 2)
     return out
+
+
+PAIRED = "classic, same rounds"
+
+
+def _paired(pack: list[dict], classic: list[dict]) -> dict:
+    """The pack's actions/s over classic's, round by round (each pair measured back to back): the
+    median and the range of the rounds' ratios."""
+    ratios = sorted((p["actions"] / p["seconds"]) / (c["actions"] / c["seconds"])
+                    for p, c in zip(pack, classic) if "error" not in p and "error" not in c)
+    if not ratios:
+        return {}
+    return {"actions_per_second_vs_classic": round(statistics.median(ratios), 2),
+            "actions_per_second_vs_classic_range": [round(ratios[0], 2), round(ratios[-1], 2)]}
 
 
 def _line(row: dict) -> str:
@@ -219,6 +235,9 @@ def _line(row: dict) -> str:
         if side.startswith("ratio_to_"):
             r = row[side]
             text += f"; × {side[9:]}: games {r['games_per_second']}, replay {r['replay_actions_per_second']}"
+    if "actions_per_second_vs_classic" in row:
+        low, high = row["actions_per_second_vs_classic_range"]
+        text += f"; actions/s × classic's (same rounds): {row['actions_per_second_vs_classic']} ({low}–{high})"
     return text
 
 
