@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import attrs
 
+# every kind of region (its own facts: terrain, symbols, edge) met on any board, numbered in order of first
+# sight: a value that reads a region's own facts alone is kept by kind number (caches.kept_for_kind),
+# whichever board the region lies on
+_KIND_IDS: dict[tuple[str, frozenset[str], bool], int] = {}
+
 
 @attrs.frozen
 class Region:
@@ -21,16 +26,15 @@ class Board:
     neighbours: tuple[frozenset[int], ...]
     by_id: dict[str, int] = attrs.field(eq=False)
     memo: dict = attrs.field(factory=dict, eq=False, repr=False)  # map-only values rules computed once
-    # per region, its own facts (terrain, symbols, edge): a rule reading only those has one value per kind,
-    # whichever board the region lies on (stats.py: region-local tables)
-    kinds: tuple[tuple[str, frozenset[str], bool], ...] = attrs.field(eq=False, repr=False)
-
+    # per region, the number of its kind (_KIND_IDS): a rule reading only a region's own facts has one value
+    # per kind, whichever board the region lies on (stats.py: region-local tables)
+    kind_ids: tuple[int, ...] = attrs.field(eq=False, repr=False)
     # per area (island, board part), its regions in order: `regions of AREA` reads it at every turn end
     areas: dict[int, tuple[int, ...]] = attrs.field(eq=False, repr=False)
 
-    @kinds.default
-    def _kinds(self) -> tuple[tuple[str, frozenset[str], bool], ...]:
-        return tuple((r.terrain, r.symbols, r.edge) for r in self.regions)
+    @kind_ids.default
+    def _kind_ids(self) -> tuple[int, ...]:
+        return tuple(_KIND_IDS.setdefault((r.terrain, r.symbols, r.edge), len(_KIND_IDS)) for r in self.regions)
 
     @areas.default
     def _areas(self) -> dict[int, tuple[int, ...]]:

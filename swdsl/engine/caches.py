@@ -8,7 +8,8 @@ The caches, and why each is always right (docs/architecture.md, Speed):
   depend on the map and the stat's regions alone (`target`, and `other` for
   region.adjacent; borders too: the map's, or those a race declares when they are a
   per-board table themselves, the table keyed by which), kept in the board, which
-  never changes, and used only while the race holds no content modifying the stat, no
+  never changes — or, when they read only a region's own facts, in the ruleset by kind of
+  region (Board.kind_ids), for every board — and used only while the race holds no content modifying the stat, no
   shield applies, and it sees the borders the table was made with (stats.tabled);
 - a race's declared neighbours when its region.adjacent rules read only the map, the two
   regions, variables and `here` (stats._neighbours_key): kept in the board, keyed by those
@@ -45,6 +46,17 @@ class _Reading(threading.local):
 
 
 _SCOPE = _Reading()
+
+
+NOT_KEPT: Any = object()
+
+
+def kept_for_kind(values: list, kind: int) -> Any:
+    """The value kept in `values` for the region kind numbered `kind` (Board.kind_ids), or NOT_KEPT (the
+    list grows to hold it)."""
+    if kind >= len(values):
+        values.extend([NOT_KEPT] * (kind + 1 - len(values)))
+    return values[kind]
 
 
 def kept(game: Any) -> dict | None:

@@ -6,7 +6,7 @@ each asked (legal.py's verdicts)."""
 from __future__ import annotations
 
 from swdsl.engine.state import Game, RaceInst
-from swdsl.engine.stats import adjacency_key, declares_adjacency, modified, neighbours, plan, shielding, tabled, tabulate
+from swdsl.engine.stats import adjacency_key, declares_adjacency, fold, kind_values, modified, neighbours, plan, shielding, tabled
 
 
 def candidates(game: Game, inst: RaceInst, drawn: bool = False) -> tuple[list[int], bool]:
@@ -58,13 +58,19 @@ def map_reach(game: Game, inst: RaceInst, unshielded: bool = False) -> tuple[lis
     key = (p.table, "reach")
     found = game.board.memo.get(key)
     if found is None:
-        regions = range(len(game.board))
+        if p.local:  # from the values by kind of region (most boards drawn from modular faces are new)
+            kinds = game.board.kind_ids
+            near = kind_values(game, stat, True, inst, p) if inst.regions else None
+            far = kind_values(game, stat, False, inst, p)
+            found = ([bool(near[k]) for k in kinds] if near is not None else None,
+                     [r for r, k in enumerate(kinds) if far[k]])
+        else:
+            regions = range(len(game.board))
 
-        def at(base: bool, r: int) -> bool:
-            return bool(tabulate(game, stat, base, inst, {"target": r}, p))
-        found = game.board.memo[key] = (
-            [at(True, r) for r in regions] if inst.regions else None,
-            [r for r in regions if at(False, r)])
+            def at(base: bool, r: int) -> bool:
+                return bool(fold(game, stat, base, inst, {"target": r}, None, p))
+            found = ([at(True, r) for r in regions] if inst.regions else None, [r for r in regions if at(False, r)])
+        game.board.memo[key] = found
     return found
 
 

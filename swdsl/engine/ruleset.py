@@ -162,8 +162,8 @@ class Ruleset:
     live_adjacency: bool = False
     # worked out while games run, shared by them (stats.py): fold plans per stat, banner, power and
     # state (content ids: the ruleset owns the content), a key per (stat, modifiers) whose fold is a
-    # per-board table, and the values of the tables that read a region's own facts alone, per kind of
-    # region (Board.kinds): every board drawn from modular faces fills its tables from them
+    # per-board table, and the values of the tables that read a region's own facts alone, by kind of
+    # region (Board.kind_ids): every board drawn from modular faces finds them there
     plans: dict = attrs.field(factory=dict, eq=False, repr=False)
     tables: dict = attrs.field(factory=dict, eq=False, repr=False)
     local: dict = attrs.field(factory=dict, eq=False, repr=False)

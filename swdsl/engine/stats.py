@@ -27,6 +27,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from swdsl.engine import caches
+from swdsl.engine.caches import NOT_KEPT, kept_for_kind
 from swdsl.engine.entries import Ctx, Stat
 from swdsl.engine.holdings import defenders, held, held_mods
 from swdsl.engine.hooks import Modifier
@@ -353,12 +354,14 @@ def value(game: Game, stat: str, inst: RaceInst | None, parts: list | None = Non
         base = constant
         if base is _NOTHING:  # a base read from the game: one table per value it takes
             base = STATS[stat].base(game, inst, b)
+        if p.local:
+            return tabulate(game, stat, base, inst, b, p)
         table = memo.get((p.table, base))
         if table is None:
             table = memo[(p.table, base)] = [_NOTHING] * len(game.board)
         found = table[b["target"]]
         if found is _NOTHING:
-            found = table[b["target"]] = tabulate(game, stat, base, inst, b, p)
+            found = table[b["target"]] = fold(game, stat, base, inst, b, None, p)
         return found
     base = STATS[stat].base(game, inst, b) if constant is _NOTHING else constant
     if parts is not None:
@@ -367,17 +370,35 @@ def value(game: Game, stat: str, inst: RaceInst | None, parts: list | None = Non
 
 
 def tabulate(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, Any], p: Plan) -> Any:
-    """A value of the per-board table of plan `p` (tabled) at `b`'s target: folded, or, when the plan reads
-    only the target's own facts, the value it has for that kind of region on any board (a board drawn from
-    modular faces is new at every game; its regions' kinds are few and the same)."""
+    """A value of the table of plan `p` (tabled) at `b`'s target: folded, or, when the plan reads only the
+    target's own facts, the value it has for that kind of region on any board, kept in the ruleset (a
+    board drawn from modular faces is new at most games; its regions' kinds are few and the same)."""
     if not p.local:
         return fold(game, stat, base, inst, b, None, p)
-    key = (p.table, base, game.board.kinds[b["target"]])
-    local = game.ruleset.local
-    found = local.get(key, _NOTHING)
-    if found is _NOTHING:
-        found = local[key] = fold(game, stat, base, inst, b, None, p)
+    values = _by_kind(game, p, base)
+    kind = game.board.kind_ids[b["target"]]
+    found = kept_for_kind(values, kind)
+    if found is NOT_KEPT:
+        found = values[kind] = fold(game, stat, base, inst, b, None, p)
     return found
+
+
+def kind_values(game: Game, stat: str, base: Any, inst: RaceInst | None, p: Plan) -> list:
+    """The values of local plan `p`'s table from `base`, by kind of region (Board.kind_ids), those of every
+    kind on this board worked out: a region of each kind not kept yet is folded."""
+    values = _by_kind(game, p, base)
+    for r, kind in enumerate(game.board.kind_ids):
+        if kept_for_kind(values, kind) is NOT_KEPT:
+            values[kind] = fold(game, stat, base, inst, {"target": r}, None, p)
+    return values
+
+
+def _by_kind(game: Game, p: Plan, base: Any) -> list:
+    local = game.ruleset.local
+    values = local.get((p.table, base))
+    if values is None:
+        values = local[(p.table, base)] = []
+    return values
 
 
 def tabled(game: Game, p: Plan, stat: str, inst: RaceInst | None, target: int | None) -> bool:

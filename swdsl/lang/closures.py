@@ -11,6 +11,7 @@ import attrs
 
 from swdsl.engine import caches
 from swdsl.engine import queries as Q
+from swdsl.engine.caches import NOT_KEPT, kept_for_kind
 from swdsl.engine.entries import Ctx, Variable
 from swdsl.engine.holdings import where
 from swdsl.engine.stats import declares_adjacency
@@ -451,15 +452,21 @@ def reads_adjacency(e) -> bool:
 
 def _per_target(fn, adjacency: bool, local: bool):
     """Memoise a value that depends only on the map and `target`, per board and target; one that reads
-    only the target's own facts, in the ruleset per kind of region (Board.kinds): on any board."""
+    only the target's own facts, in the ruleset per kind of region (Board.kind_ids): on any board."""
     def cached(ctx):
         if adjacency and declares_adjacency(ctx.game, ctx.me) or not caches.ON:
             return fn(ctx)
         target = ctx.b.get("target")
         if local and target is not None:
-            memo, key = ctx.game.ruleset.local, (cached, ctx.game.board.kinds[target])
-        else:
-            memo, key = ctx.game.board.memo, (cached, target)
+            values = ctx.game.ruleset.local.get(cached)
+            if values is None:
+                values = ctx.game.ruleset.local[cached] = []
+            kind = ctx.game.board.kind_ids[target]
+            got = kept_for_kind(values, kind)
+            if got is NOT_KEPT:
+                got = values[kind] = fn(ctx)
+            return got
+        memo, key = ctx.game.board.memo, (cached, target)
         got = memo.get(key, _MISSING)
         if got is _MISSING:
             got = memo[key] = fn(ctx)

@@ -11,6 +11,7 @@ import pytest
 from swdsl.bots import RandomBot, play
 from swdsl.engine import caches
 from swdsl.engine.abilities import _offered, ability_actions, ability_candidates
+from swdsl.engine.caches import NOT_KEPT
 from swdsl.engine.entries import Ctx
 from swdsl.engine.frontier import bordering, frontier
 from swdsl.engine.holdings import held, where
@@ -19,7 +20,7 @@ from swdsl.engine.pieces import new_race, place_marker
 from swdsl.engine.queries import reach
 from swdsl.engine.replay import checksum, record, replay
 from swdsl.engine.setup import new_game, prepared
-from swdsl.engine.stats import _NOTHING, _neighbours_key, adjacent, declares_adjacency, fold, neighbours, plan
+from swdsl.engine.stats import _neighbours_key, adjacent, declares_adjacency, fold, neighbours, plan
 from swdsl.lab.heuristic import HeuristicBot
 from swdsl.lab.search import SearchBot
 from swdsl.packs.loader import load_ruleset
@@ -106,15 +107,18 @@ def test_where_markers_lie_and_what_races_hold_are_kept_only_while_true(pack):
 
 def test_the_map_only_memo_fills(classic):
     """`terrain of target in [sea, lake]` (Water), `target is edge or target borders (regions where
-    terrain is sea and is edge)` (Border entry): computed once per board and target, kept in the board."""
+    terrain is sea and is edge)` (Border entry): computed once per board and target, kept in the board;
+    Water reads only the target's own facts, so its fold is kept in the ruleset, once per kind of region."""
     game = new_game(classic, 2, 1)
     memo = game.board.memo
     memo.clear()
+    classic.local.clear()
     play(game, [RandomBot(1), RandomBot(2)])
     per_target = [k for k in memo if isinstance(k, tuple) and callable(k[0])]
-    tables = [t for k, t in memo.items() if isinstance(k, tuple) and isinstance(k[0], int) and isinstance(t, list)]
     assert len(per_target) >= len(game.board)  # map-only conditions of modifiers, per target
-    assert tables and any(v is not _NOTHING for t in tables for v in t)  # whole folds of map-only modifiers
+    water = [p for p in classic.plans.values() if any(m.source == "Water" for m in p.mods) and p.local]
+    assert water and any(classic.local.get((p.table, True)) for p in water)  # the whole fold, by kind of region
+    assert _kept_values(classic) <= len(set(game.board.kind_ids)) * len(classic.local)
     reach = [v for k, v in memo.items() if isinstance(k, tuple) and k[1:] == ("reach",)]
     assert reach  # where races enter, from Border entry's table (frontier.py)
 
@@ -143,6 +147,11 @@ def test_the_compiler_marks_what_reads_a_region_alone(tmp_path):
     assert reads == ["region", "region", "adjacency", "map", "map", ""]
 
 
+def _kept_values(rs) -> int:
+    """How many values the ruleset keeps by kind of region."""
+    return sum(v is not NOT_KEPT for values in rs.local.values() for v in values)
+
+
 def test_tables_reading_a_region_alone_are_shared_by_every_drawn_board():
     """Warcraft's boards are drawn anew for each game (modular faces), so a per-board table would be
     folded again at every game. "Entry regions" (`set true when target has entry`) reads only the
@@ -159,10 +168,10 @@ def test_tables_reading_a_region_alone_are_shared_by_every_drawn_board():
         game = prepared(rs, 2, 1, board=board)
         inst = new_race(game, rs.races[sorted(rs.banners)[0]], None, 0)
         assert plan(game, "conquest.entry", inst).local
-        kept = len(rs.local)
+        kept = _kept_values(rs)
         far = frontier(game, inst)
         assert far == [r for r in range(len(board)) if fold(game, "conquest.entry", False, inst, {"target": r})]
-        found.append((kept, len(rs.local), sorted(board.regions[r].id for r in far)))
+        found.append((kept, _kept_values(rs), sorted(board.regions[r].id for r in far)))
     (_, filled, first), (before, after, second) = found
     assert filled > 0 and before == after == filled  # the second board's regions are kinds already kept
     assert first == second
