@@ -11,7 +11,6 @@ from typing import Any
 
 from swdsl.engine.actions import Action
 from swdsl.engine.entries import Ctx
-from swdsl.engine.events import player_races
 from swdsl.engine.holdings import any_attached, held, may_hold
 from swdsl.engine.hooks import Ability, Choice
 from swdsl.engine.state import Game, RaceInst
@@ -29,14 +28,22 @@ def held_abilities(game: Game, inst: RaceInst, phase: str | None = None) -> tupl
     return own + extra if extra else own
 
 
-def ability_users(game: Game, inst: RaceInst) -> list[tuple[RaceInst, str]]:
-    """Whose abilities are on offer while `inst` acts, with the suffix of their
-    action keys: the acting race's, then its player's other races' (those
-    written `while declined` or `always`: a declined race still uses them)."""
-    users = [(inst, "")]
+def ability_users(game: Game, inst: RaceInst) -> list[RaceInst]:
+    """Whose abilities are on offer while `inst` acts: the acting race, then its player's other races
+    (their abilities written `while declined` or `always`: a declined race still uses them)."""
+    users = [inst]
     if inst.player is not None and game.ruleset.lasting_abilities:
-        users += [(o, f"@{o.id}") for o in player_races(game, inst.player) if o is not inst]
+        p = game.players[inst.player]
+        if p.active is not None and p.active is not inst:
+            users.append(p.active)
+        users.extend(o for o in p.declined if o is not inst)
     return users
+
+
+def ability_key(ab: Ability, user: RaceInst, inst: RaceInst) -> str:
+    """The action key of `user`'s ability while `inst` acts: its own key, or `key@race id` for another
+    race of the player."""
+    return ab.key if user is inst else f"{ab.key}@{user.id}"
 
 
 def _choices(ctx: Ctx, choose: tuple[Choice, ...], i: int = 0, want: tuple | None = None) -> list[tuple]:
@@ -72,14 +79,12 @@ def _offered(game: Game, inst: RaceInst, phase: str,
     mostly left out so)."""
     if phase not in game.ruleset.ability_phases:
         return
-    for user, suffix in ability_users(game, inst):
+    for user in ability_users(game, inst):
         for ab in held_abilities(game, user, phase):
-            if ab.phase != phase or not user.scope_ok(ab.scope):
+            if ab.phase != phase or not user.scope_ok(ab.scope) or user is not inst and ab.scope == "active":
                 continue
-            key = ab.key + suffix if suffix else ab.key
+            key = ability_key(ab, user, inst)
             if key_wanted is not None and key != key_wanted:
-                continue
-            if user is not inst and ab.scope == "active":
                 continue
             uses = _uses(game, ab.per)
             if ab.limit is not None and not ab.per_owner and uses.get((user.id, ab.key), 0) >= ab.limit:

@@ -147,7 +147,9 @@ def _listeners(game: Game, event: str, inst: RaceInst | None) -> list[tuple[Race
 
 def player_races(game: Game, seat: int) -> list[RaceInst]:
     p = game.players[seat]
-    return ([p.active] if p.active else []) + list(p.declined)
+    races = [p.active] if p.active is not None else []
+    races.extend(p.declined)
+    return races
 
 
 def table_races(game: Game) -> list[RaceInst]:

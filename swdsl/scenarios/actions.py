@@ -9,7 +9,7 @@ import shlex
 import attrs
 
 from swdsl.diagnostics import Diagnostic, Span
-from swdsl.engine.abilities import ability_users, held_abilities
+from swdsl.engine.abilities import ability_key, ability_users, held_abilities
 from swdsl.engine.actions import Action
 from swdsl.engine.legal import legal_actions
 from swdsl.engine.state import Game
@@ -133,8 +133,7 @@ def offered_abilities(game: Game) -> list:
     inst = game.acting
     if inst is None:
         return []
-    return [(ab.key + suffix, ab) for user, suffix in ability_users(game, inst)
-            for ab in held_abilities(game, user)]
+    return [(ability_key(ab, user, inst), ab) for user in ability_users(game, inst) for ab in held_abilities(game, user)]
 
 
 def action_text(game: Game, a: Action) -> str:
