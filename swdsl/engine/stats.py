@@ -375,11 +375,28 @@ def tabulate(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[st
     board drawn from modular faces is new at most games; its regions' kinds are few and the same)."""
     if not p.local:
         return fold(game, stat, base, inst, b, None, p)
+    return _local_value(game, stat, base, inst, p, _by_kind(game, p, base), b["target"], b)
+
+
+def local_values(game: Game, stat: str, inst: RaceInst, regions: list[int]) -> list | None:
+    """`inst`'s values of `stat` at each of `regions` (as `target`), all read at once from the values by
+    kind of region when its plan reads only each region's own facts and nothing held or shielded adds
+    or undoes a modifier now; else None (each region is asked in turn)."""
+    p = plan(game, stat, inst)
+    base = _CONSTANT.get(stat, _NOTHING)
+    if not p.local or p.favoured is not None or base is _NOTHING or not tabled(game, p, stat, inst, None):
+        return None
     values = _by_kind(game, p, base)
-    kind = game.board.kind_ids[b["target"]]
+    return [_local_value(game, stat, base, inst, p, values, r, None) for r in regions]
+
+
+def _local_value(game: Game, stat: str, base: Any, inst: RaceInst | None, p: Plan, values: list, target: int,
+                 b: dict[str, Any] | None) -> Any:
+    """The value of local plan `p` at `target`, from `values` (by kind of region), folded once per kind."""
+    kind = game.board.kind_ids[target]
     found = kept_for_kind(values, kind)
     if found is NOT_KEPT:
-        found = values[kind] = fold(game, stat, base, inst, b, None, p)
+        found = values[kind] = fold(game, stat, base, inst, {"target": target} if b is None else b, None, p)
     return found
 
 

@@ -36,7 +36,7 @@ from swdsl.engine.pieces import (
     vacate,
 )
 from swdsl.engine.state import Conquest, Game, RaceInst, TurnState
-from swdsl.engine.stats import modified, region_minimum, value
+from swdsl.engine.stats import local_values, modified, region_minimum, value
 
 # ---- conquest ----------------------------------------------------------------------
 
@@ -374,9 +374,12 @@ def end_conquests(game: Game) -> None:
     inst = game.turn.acting
     assert inst is not None
     fire(game, "conquests.end", inst)
-    if modified(game, "redeploy.vacate", inst):
-        for r in sorted(inst.regions):
-            if game.occupant[r] is inst and value(game, "redeploy.vacate", inst, target=r):
+    if modified(game, "redeploy.vacate", inst):  # which regions to empty is asked before any is emptied
+        regions = sorted(inst.regions)
+        leaving = local_values(game, "redeploy.vacate", inst, regions) or [
+            value(game, "redeploy.vacate", inst, target=r) for r in regions]
+        for r, leaves in zip(regions, leaving):
+            if leaves and game.occupant[r] is inst:
                 vacate(game, inst, r)
     fire(game, "redeploy.start", inst)
     game.turn.gathered.clear()
@@ -446,7 +449,9 @@ def score(game: Game, seat: int) -> None:
     races = player_races(game, seat)
     for inst in races:
         if modified(game, "score.region", inst):
-            total += sum(value(game, "score.region", inst, target=r) for r in sorted(inst.regions))
+            regions = sorted(inst.regions)
+            found = local_values(game, "score.region", inst, regions)
+            total += sum(value(game, "score.region", inst, target=r) for r in regions) if found is None else sum(found)
         else:
             total += len(inst.regions)
     gain(game, seat, total)

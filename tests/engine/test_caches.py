@@ -20,7 +20,7 @@ from swdsl.engine.pieces import new_race, place_marker
 from swdsl.engine.queries import reach
 from swdsl.engine.replay import checksum, record, replay
 from swdsl.engine.setup import new_game, prepared
-from swdsl.engine.stats import _neighbours_key, adjacent, declares_adjacency, fold, neighbours, plan
+from swdsl.engine.stats import _neighbours_key, adjacent, declares_adjacency, fold, local_values, neighbours, plan, value
 from swdsl.lab.heuristic import HeuristicBot
 from swdsl.lab.search import SearchBot
 from swdsl.packs.loader import load_ruleset
@@ -175,6 +175,32 @@ def test_tables_reading_a_region_alone_are_shared_by_every_drawn_board():
     (_, filled, first), (before, after, second) = found
     assert filled > 0 and before == after == filled  # the second board's regions are kinds already kept
     assert first == second
+
+
+def test_values_read_by_kind_of_region_are_what_folding_finds():
+    """A turn reads score.region and redeploy.vacate of all a race's regions at once (stats.local_values)
+    from the values by kind of region, when the race's plan reads only each region's own facts (the
+    Underground's Rivers, Mining, Mystic, …; the other editions pay such bonuses in triggers): they are
+    what folding each region finds with the caches off."""
+    rs = load_ruleset(["underground"])
+    read = 0
+    for n, (seed, game) in enumerate(_positions(rs, range(2), 500)):
+        if n % 4:
+            continue
+        for inst in list(game.races.values()):
+            regions = sorted(inst.regions)
+            for stat in ("score.region", "redeploy.vacate"):
+                found = local_values(game, stat, inst, regions)
+                if found is None:
+                    continue
+                read += bool(regions)
+                caches.ON = False
+                try:
+                    fresh = [value(game, stat, inst, target=r) for r in regions]
+                finally:
+                    caches.ON = True
+                assert found == fresh, f"seed {seed}, {stat} of {inst.race.name}"
+    assert read
 
 
 def _frontier_is_what_asking_finds(game, inst, where: str = "") -> bool:
