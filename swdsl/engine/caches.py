@@ -32,10 +32,20 @@ import functools
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
-ON = True
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Switch:
+    """Whether the caches are on: a test turns them off (`caches.SWITCH.on = False`) to check that they
+    never change a result. A native object that compiled code reads directly, where a module's global
+    is looked up by name at every read (and the engine reads it at every fold plan and holding)."""
+
+    on: bool = True
+
+
+SWITCH: Final = Switch()
 
 
 class _Reading(threading.local):
@@ -61,7 +71,7 @@ def kept_for_kind(values: list, kind: int) -> Any:
 
 def kept(game: Any) -> dict | None:
     """The facts kept about `game` while it is only read, or None when it may change."""
-    if _SCOPE.game is not game or not ON:
+    if _SCOPE.game is not game or not SWITCH.on:
         return None
     memo = _SCOPE.memo
     if memo is None:

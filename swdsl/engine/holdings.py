@@ -80,7 +80,7 @@ def where(game: Game) -> tuple[dict[str, tuple[int, ...]], frozenset[int], dict[
     writer of `markers`, `bound_powers` and `worn` sets `game.where` to None, so it is worked out again
     at its next use (once for the many reads between two moves)."""
     found = game.where
-    if found is not None and caches.ON:
+    if found is not None and caches.SWITCH.on:
         return found
     names: dict[str, list[int]] = {}
     hooked, rs = set(game.bound_powers), game.ruleset.hooked_markers
@@ -92,7 +92,7 @@ def where(game: Game) -> tuple[dict[str, tuple[int, ...]], frozenset[int], dict[
                 if name in rs:
                     hooked.add(r)
     found = {name: tuple(regions) for name, regions in names.items()}, frozenset(hooked), {}
-    if caches.ON:
+    if caches.SWITCH.on:
         game.where = found
     return found
 
@@ -104,14 +104,14 @@ def held(game: Game, inst: RaceInst) -> Held:
     moves change only which of them it holds)."""
     index = game.where
     memo = inst.holding
-    if memo is not None and memo[0] is index and caches.ON:
+    if memo is not None and memo[0] is index and caches.SWITCH.on:
         return memo[1]
-    if index is None or not caches.ON:
+    if index is None or not caches.SWITCH.on:
         if not (game.ruleset.hooked_markers or game.bound_powers):
             return NOTHING_HELD
         index = where(game)
     found = _held(game, inst, index)
-    if caches.ON:
+    if caches.SWITCH.on:
         inst.holding = index, found
     return found
 

@@ -165,10 +165,10 @@ def plan(game: Game, stat: str, inst: RaceInst | None) -> Plan:
     if inst is not None:
         p = inst.fold_cache.get(stat)
         if p is not None and p.race is inst.race and p.power is inst.power and p.declined is inst.declined \
-                and p.bound is bool(game.bound_powers) and caches.ON:
+                and p.bound is bool(game.bound_powers) and caches.SWITCH.on:
             return p
     bound = bool(game.bound_powers)
-    if not caches.ON:
+    if not caches.SWITCH.on:
         return _make_plan(game, stat, inst, bound)
     if inst is None:
         p = game.ruleset.plans.get((stat, id(None), id(None), False, bound))
@@ -422,7 +422,7 @@ def tabled(game: Game, p: Plan, stat: str, inst: RaceInst | None, target: int | 
     """Whether the per-board table of the plan serves `inst` at `target` now: the plan's mods alone
     apply (no held content modifying the stat, no shield at `target`), seeing the borders the table
     was made with."""
-    if p.table is None or not caches.ON:
+    if p.table is None or not caches.SWITCH.on:
         return False
     if p.held and held_mods(game, inst, stat):  # type: ignore[arg-type]  # a plan with held content is a race's
         return False
@@ -505,7 +505,7 @@ def adjacency_key(game: Game, inst: RaceInst, p: Plan) -> tuple | None:
     of the map and a few values where no shield applies: its region.adjacent modifiers (the plan's and what
     it holds) read only the map, the two regions and variables or `here` (`Modifier.given`), whose values
     the key holds. A per-board table is keyed by its number alone."""
-    if not caches.ON:
+    if not caches.SWITCH.on:
         return None
     held = held_mods(game, inst, "region.adjacent") if p.held else ()
     if p.table is not None and not held:

@@ -454,7 +454,7 @@ def _per_target(fn, adjacency: bool, local: bool):
     """Memoise a value that depends only on the map and `target`, per board and target; one that reads
     only the target's own facts, in the ruleset per kind of region (Board.kind_ids): on any board."""
     def cached(ctx):
-        if adjacency and declares_adjacency(ctx.game, ctx.me) or not caches.ON:
+        if adjacency and declares_adjacency(ctx.game, ctx.me) or not caches.SWITCH.on:
             return fn(ctx)
         target = ctx.b.get("target")
         if local and target is not None:
@@ -481,7 +481,7 @@ def _borders_only(call, args):
     asks the same reach for every target)."""
     def kept(ctx):
         values = [a(ctx) for a in args]
-        if declares_adjacency(ctx.game, ctx.me) or not caches.ON:
+        if declares_adjacency(ctx.game, ctx.me) or not caches.SWITCH.on:
             return call(ctx, *values)
         key = tuple(v if v is None or isinstance(v, (int, frozenset)) else tuple(v) for v in values)
         memo = ctx.game.board.memo
@@ -496,7 +496,7 @@ def _borders_only(call, args):
 def _per_board(fn, adjacency: bool, keep=frozenset):
     """Memoise a map-only selection in the board it was computed on (`keep`: as what)."""
     def cached(ctx):
-        if adjacency and declares_adjacency(ctx.game, ctx.me) or not caches.ON:
+        if adjacency and declares_adjacency(ctx.game, ctx.me) or not caches.SWITCH.on:
             return keep(fn(ctx))
         memo = ctx.game.board.memo
         got = memo.get(cached)

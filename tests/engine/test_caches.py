@@ -31,9 +31,9 @@ PACKS = [p.parent.name for p in sorted(ROOT.glob("packs/*/pack.yaml"))]
 
 @pytest.fixture
 def no_caches():
-    caches.ON = False
+    caches.SWITCH.on = False
     yield
-    caches.ON = True
+    caches.SWITCH.on = True
 
 
 def _players(rs, seed: int) -> int:
@@ -59,10 +59,10 @@ def test_games_with_and_without_caches_are_the_same(pack, no_caches):
     rs = load_ruleset([pack])
     for seed in range(12):
         players = _players(rs, seed)
-        caches.ON = seed % 2 == 0
+        caches.SWITCH.on = seed % 2 == 0
         game = new_game(rs, players, seed)
         play(game, [RandomBot(seed * 10 + s) for s in range(players)])
-        caches.ON = not caches.ON
+        caches.SWITCH.on = not caches.SWITCH.on
         again = replay(rs, record(game, [pack]))
         assert checksum(again) == checksum(game), f"{pack}, seed {seed}"
 
@@ -75,7 +75,7 @@ def test_search_and_heuristic_bots_play_the_same_game_without_caches(pack, no_ca
     players = min(rs.setups)
     games = []
     for on in (True, False):
-        caches.ON = on
+        caches.SWITCH.on = on
         game = new_game(rs, players, 7)
         play(game, [SearchBot(s, 8) if s % 2 == 0 else HeuristicBot(s) for s in range(players)])
         games.append((game.actions, checksum(game)))
@@ -85,11 +85,11 @@ def test_search_and_heuristic_bots_play_the_same_game_without_caches(pack, no_ca
 @pytest.mark.parametrize("pack", PACKS)
 def test_legal_actions_with_and_without_caches_agree(pack, no_caches):
     for seed, game in _positions(load_ruleset([pack]), range(4), 100):
-        caches.ON = True
+        caches.SWITCH.on = True
         cached = legal_actions(game)
-        caches.ON = False
+        caches.SWITCH.on = False
         assert legal_actions(game) == cached, f"{pack}, seed {seed}, action {len(game.actions)}"
-        caches.ON = True
+        caches.SWITCH.on = True
 
 
 @pytest.mark.parametrize("pack", PACKS)
@@ -194,11 +194,11 @@ def test_values_read_by_kind_of_region_are_what_folding_finds():
                 if found is None:
                     continue
                 read += bool(regions)
-                caches.ON = False
+                caches.SWITCH.on = False
                 try:
                     fresh = [value(game, stat, inst, target=r) for r in regions]
                 finally:
-                    caches.ON = True
+                    caches.SWITCH.on = True
                 assert found == fresh, f"seed {seed}, {stat} of {inst.race.name}"
     assert read
 
@@ -267,13 +267,13 @@ def test_declared_neighbours_kept_in_the_board_are_what_a_fresh_look_finds(pack)
                        and len(_neighbours_key(game, inst, r) or ()) == 5]  # the others: per-board tables, or live
             keyed += bool(regions)
             kept = [neighbours(game, inst, r) for r in regions]
-            caches.ON = False
+            caches.SWITCH.on = False
             try:
                 fresh = [neighbours(game, inst, r) for r in regions]
                 pairwise = [frozenset(x for x in range(len(game.board)) if x != r and adjacent(game, inst, r, x))
                             for r in regions]  # each pair folded on its own (stats.value)
             finally:
-                caches.ON = True
+                caches.SWITCH.on = True
             assert kept == fresh == pairwise, f"{pack}, seed {seed}, action {len(game.actions)}, {inst.name}"
     assert keyed or not any(m.given for c in rs.everything() for m in c.modifiers.get("region.adjacent", ()))
 
@@ -508,7 +508,7 @@ def test_a_frontier_by_declared_adjacency_that_is_not_symmetric(tmp_path, no_cac
                 asymmetric += around != set().union(*(bordering(game, inst)[r] for r in inst.regions)) - inst.regions
                 checked += 1
         listed = legal_actions(game)
-        caches.ON = False
+        caches.SWITCH.on = False
         assert legal_actions(game) == listed, f"seed {seed}, action {len(game.actions)}"
-        caches.ON = True
+        caches.SWITCH.on = True
     assert checked and asymmetric
