@@ -58,7 +58,7 @@ class _Reading(threading.local):
 _SCOPE = _Reading()
 
 
-NOT_KEPT: Any = object()
+NOT_KEPT: Final[Any] = object()
 
 
 def kept_for_kind(values: list, kind: int) -> Any:

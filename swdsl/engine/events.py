@@ -3,15 +3,17 @@ that content hangs on them."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from swdsl.engine.entries import Ctx, Event
 from swdsl.engine.errors import ContentError
 from swdsl.engine.holdings import held_triggers, may_hold
 from swdsl.engine.hooks import Trigger
 from swdsl.engine.state import Decision, Game, RaceInst
 
-_REGION = {"target": "region"}
+_REGION: Final = {"target": "region"}
 
-EVENTS = {e.name: e for e in [
+EVENTS: Final = {e.name: e for e in [
     Event("round.start", "a round begins, before its first player's turn (round 1 included); an edition rule "
           "hears it once per race on the table, as that race", audience="every race on the table", everyone=True),
     Event("turn.start", "a player's turn begins, after their active race readied its troops",
@@ -54,7 +56,7 @@ EVENTS = {e.name: e for e in [
           audience="every race on the table", everyone=True),
 ]}
 
-MAX_TRIGGER_DEPTH = 8
+MAX_TRIGGER_DEPTH: Final = 8
 
 
 def fire(game: Game, event: str, inst: RaceInst | None, **bindings) -> None:

@@ -11,7 +11,7 @@ uses none unless a rule says `while declined` or `always`).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from swdsl.engine import caches
 from swdsl.engine.content import Content
@@ -70,7 +70,7 @@ class Held(NamedTuple):
     folds: dict[str, tuple]  # per stat, (the race's plan, its modifiers and these in fold order): stats.fold
 
 
-NOTHING_HELD = Held(set(), (), frozenset(), (), {}, {}, {})
+NOTHING_HELD: Final = Held(set(), (), frozenset(), (), {}, {}, {})
 
 
 def where(game: Game) -> tuple[dict[str, tuple[int, ...]], frozenset[int], dict[RaceInst, Held]]:

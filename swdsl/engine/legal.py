@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from swdsl.engine import caches, market, pieces, turn
 from swdsl.engine.abilities import ability_actions, ability_candidates, decision_actions, use_ability
@@ -142,7 +142,7 @@ def _holds(game: Game, inst: RaceInst, r: Any) -> bool:
     return r in inst.regions
 
 
-PHASES: dict[str, dict[str, Kind]] = {
+PHASES: Final[dict[str, dict[str, Kind]]] = {
     "pick": {"pick": Kind(_always, _pick_options, _may_pick)},
     "conquer": {
         "decline": Kind(_may_decline, _none),
@@ -168,11 +168,11 @@ PHASES: dict[str, dict[str, Kind]] = {
     "choose": {"choose": Kind(_always, lambda game, inst: decision_actions(game)),
                "pass": Kind(lambda game, inst: game.turn.decisions[0].trigger.optional, _none)},
 }
-ABILITY_PHASE = {"conquer": "conquest", "redeploy": "redeploy", "start": "start", "scoring": "scoring"}
-_WHOLE = {"conquer", "final", "ability", "choose"}  # kinds whose options are whole actions (conquer lists the finals)
+ABILITY_PHASE: Final = {"conquer": "conquest", "redeploy": "redeploy", "start": "start", "scoring": "scoring"}
+_WHOLE: Final = {"conquer", "final", "ability", "choose"}  # kinds whose options are whole actions (conquer lists the finals)
 _REGION_KINDS = {"abandon", "conquer", "final", "place", "gather"}
 # how `sample` draws each kind: conquest targets, abilities, whole actions, or arguments
-_DRAWS = {phase: [(kind, rule, "target" if kind == "conquer" else "ability" if kind == "ability" else
+_DRAWS: Final = {phase: [(kind, rule, "target" if kind == "conquer" else "ability" if kind == "ability" else
                    "whole" if kind in _WHOLE else "argument") for kind, rule in kinds.items() if kind != "final"]
           for phase, kinds in PHASES.items()}
 
@@ -290,7 +290,7 @@ def _verdict(game: Game, action: Action):
     return True if rule.allows is None else rule.allows(game, inst, a) or None
 
 
-_NO_KINDS: dict[str, Kind] = {}
+_NO_KINDS: Final[dict[str, Kind]] = {}
 
 
 @caches.reads

@@ -24,7 +24,7 @@ records every step.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from swdsl.engine import caches
 from swdsl.engine.caches import NOT_KEPT, kept_for_kind
@@ -56,10 +56,10 @@ def _const(v: Any):
     return base
 
 
-_TARGET = {"target": "region"}
-_AGAINST = {"target": "region", "attacker": "race"}
+_TARGET: Final = {"target": "region"}
+_AGAINST: Final = {"target": "region", "attacker": "race"}
 
-STATS = {s.name: s for s in [
+STATS: Final = {s.name: s for s in [
     Stat("tokens.granted", "tokens a race receives when its combo is picked", "int",
          "banner number + badge number (capped by the tokens left in the tray)", "race",
          lambda game, inst, b: inst.race.tokens + (inst.power.tokens if inst.power else 0) if inst else 0),
@@ -124,8 +124,8 @@ STATS = {s.name: s for s in [
          "race", _const(True), _TARGET),
 ]}
 
-_BOUNDED = frozenset(n for n, s in STATS.items() if s.floor is not None or s.cap is not None)
-_FAVOURED = {
+_BOUNDED: Final = frozenset(n for n, s in STATS.items() if s.floor is not None or s.cap is not None)
+_FAVOURED: Final = {
     "less": lambda before, after: after < before,
     "true": lambda before, after: bool(after) and not before,
 }
@@ -210,7 +210,8 @@ def _make_plan(game: Game, stat: str, inst: RaceInst | None, bound: bool) -> Pla
                 favoured, table, borders, table is not None and all(m.map_only == "region" for m in mods))
 
 
-_MAP, _LIVE = -1, -2  # a plan's borders: the map's; declared ones that are no per-board table
+_MAP: Final = -1  # a plan's borders: the map's;
+_LIVE: Final = -2  # declared ones that are no per-board table
 
 
 def _borders(game: Game, inst: RaceInst | None) -> int:
@@ -313,7 +314,7 @@ def _bounded(entry: Stat, value: Any, parts: list | None) -> Any:
 _OPS: dict[str, Callable[[Any, Any], Any]] = {
     "by": lambda value, v: value + v, "set": lambda value, v: v, "times": lambda value, v: value * v,
     "at least": max, "at most": min}
-_ORDER = {"by": 0, "set": 0, "times": 1, "at least": 2, "at most": 2}
+_ORDER: Final = {"by": 0, "set": 0, "times": 1, "at least": 2, "at most": 2}
 
 
 def _late(m: Modifier) -> int:
@@ -321,9 +322,9 @@ def _late(m: Modifier) -> int:
     return _ORDER[m.op]
 
 
-_CONSTANT = {n: _bounded(s, s.base.constant, None) for n, s in STATS.items()
+_CONSTANT: Final = {n: _bounded(s, s.base.constant, None) for n, s in STATS.items()
              if hasattr(s.base, "constant")}
-_NOTHING = object()
+_NOTHING: Final = object()
 
 
 def value(game: Game, stat: str, inst: RaceInst | None, parts: list | None = None, **b) -> Any:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
@@ -22,7 +22,7 @@ from swdsl.lang import ast
 def const(v):
     return lambda ctx: v
 
-_NOTHING_OF = {"int": 0, "regions": [], "players": [], "races": [], "powers": [], "areas": [], "markers": []}
+_NOTHING_OF: Final = {"int": 0, "regions": [], "players": [], "races": [], "powers": [], "areas": [], "markers": []}
 _MAP_ATTRIBUTES = {("terrain", "region"), ("area", "region"), ("neighbours", "region")}  # fixed by the map
 _CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
         ">=": operator.ge}
@@ -417,10 +417,10 @@ def _looks_like(names: frozenset[str], region: bool) -> Callable[[Ctx, Any], boo
     return test
 
 
-_MISSING = object()
+_MISSING: Final = object()
 
 
-_LOGGED_BY = {"region": operator.attrgetter("region"), "player": operator.attrgetter("defender_player"),
+_LOGGED_BY: Final = {"region": operator.attrgetter("region"), "player": operator.attrgetter("defender_player"),
               "race": operator.attrgetter("defender")}
 
 
