@@ -633,7 +633,7 @@ def is_immune(game: Game, region: int, attacker: RaceInst) -> bool:
 
 def region_minimum(game: Game, inst: RaceInst, region: int) -> int:
     """The fewest tokens `inst` may keep in `region` (region.minimum, at least 1)."""
-    if "region.minimum" not in game.ruleset.modified_stats:
-        return _CONSTANT["region.minimum"]
+    if "region.minimum" not in game.ruleset.modified_stats or not modified(game, "region.minimum", inst):
+        return _CONSTANT["region.minimum"]  # most races, even where one has a minimum of its own
     return value(game, "region.minimum", inst, target=region)
 
