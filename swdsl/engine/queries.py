@@ -8,7 +8,6 @@ functions; nothing here changes the game.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from operator import attrgetter
 from typing import Any
 
 from swdsl.engine.entries import Attribute, Ctx, Form, Function, Param, RegionSet, State, Value
@@ -303,6 +302,14 @@ def _players(ctx: Ctx) -> range:
     return range(len(ctx.game.players))
 
 
+def _races(ctx: Ctx) -> list[RaceInst]:
+    """Every race on the table and those that left it this turn, by id (ints sort without a key function)."""
+    races, gone = ctx.game.races, ctx.game.turn.gone
+    if not gone:
+        return [races[i] for i in sorted(races)]
+    return [races[i] if i in races else gone[i] for i in sorted([*races, *gone])]
+
+
 def _here(declaration: str):
     return lambda ctx: marker_region(ctx, declaration)
 
@@ -319,7 +326,7 @@ VALUES = {v.name: v for v in [
     Value("die", "int", "the last die roll of this turn (0 if none)", lambda ctx: ctx.game.turn.die),
     Value("round", "int", "the current round, from 1", lambda ctx: ctx.game.round),
     Value("races", "races", "every race on the table, ownerless ones included, and those that left it this turn",
-          lambda ctx: sorted([*ctx.game.races.values(), *ctx.game.turn.gone.values()], key=attrgetter("id"))),
+          _races),
     Value("offered", "powers", "the powers of the combos on offer in the market",
           lambda ctx: offered_powers(ctx.game)),
     Value("combos", "combos", "the combos on offer in the market, as a place to put things: `add N tokens to "

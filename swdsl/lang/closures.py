@@ -22,6 +22,21 @@ from swdsl.lang import ast
 def const(v):
     return lambda ctx: v
 
+
+def called(fn: Callable[..., Any], ctx: Ctx, getters: list) -> Any:
+    """`fn(ctx, *values)` of each getter's value, the arguments spelled out where few (a call with
+    `*values` builds a tuple and takes Python's slow path: at every effect and expression form)."""
+    n = len(getters)
+    if n == 0:
+        return fn(ctx)
+    if n == 1:
+        return fn(ctx, getters[0](ctx))
+    if n == 2:
+        return fn(ctx, getters[0](ctx), getters[1](ctx))
+    if n == 3:
+        return fn(ctx, getters[0](ctx), getters[1](ctx), getters[2](ctx))
+    return fn(ctx, *[g(ctx) for g in getters])
+
 _NOTHING_OF: Final = {"int": 0, "regions": [], "players": [], "races": [], "powers": [], "areas": [], "markers": []}
 _MAP_ATTRIBUTES = {("terrain", "region"), ("area", "region"), ("neighbours", "region")}  # fixed by the map
 _CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
@@ -115,14 +130,14 @@ class ExprCompiler:
             else:
                 getters.append(self.expr(arg))
         run = entry.run
-        return lambda ctx: run(ctx, *[g(ctx) for g in getters])
+        return lambda ctx: called(run, ctx, getters)
 
     def _call(self, e: ast.Call):
         args = [self.expr(a) for a in e.args]
         call = FUNCTIONS[e.func].call
         if FUNCTIONS[e.func].borders_only:
             return _borders_only(call, args)
-        return lambda ctx: call(ctx, *[a(ctx) for a in args])
+        return lambda ctx: called(call, ctx, args)
 
     def _neg(self, e: ast.Neg):
         v = self.expr(e.value)
@@ -211,17 +226,19 @@ class ExprCompiler:
         """For `… where was STATE …` (a state of this turn's conquests): the elements that this race's
         conquests of the turn name (their regions, the players or races they were taken from), in the
         base's order; the others cannot pass, and a turn has few conquests."""
-        base, named_by = self.expr(e.base), _LOGGED_BY[kind]
+        base = self.expr(e.base)
 
-        def logged(ctx):
+        def logged(ctx: Ctx) -> Any:
             me = ctx.me
             if me is None:
                 return ()
-            named = {named_by(c) for c in ctx.game.turn.log if c.attacker == me.id}
-            if not named:
+            mine = [c for c in ctx.game.turn.log if c.attacker == me.id]
+            if not mine:
                 return ()
             if kind == "race":
-                return [x for x in base(ctx) if x is not None and x.id in named]
+                races = {c.defender for c in mine}
+                return [x for x in base(ctx) if x is not None and x.id in races]
+            named = {c.region for c in mine} if kind == "region" else {c.defender_player for c in mine}
             return [x for x in base(ctx) if x in named]
         return logged
 
@@ -418,10 +435,6 @@ def _looks_like(names: frozenset[str], region: bool) -> Callable[[Ctx, Any], boo
 
 
 _MISSING: Final = object()
-
-
-_LOGGED_BY: Final = {"region": operator.attrgetter("region"), "player": operator.attrgetter("defender_player"),
-              "race": operator.attrgetter("defender")}
 
 
 def _conjuncts(e) -> list:

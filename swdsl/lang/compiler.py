@@ -21,7 +21,7 @@ from swdsl.engine.stats import shielded
 from swdsl.engine.vocabulary import DECL_PROPS, EFFECTS, STATS
 from swdsl.lang import ast
 from swdsl.lang.checker import Checked
-from swdsl.lang.closures import ExprCompiler, const, nodes, reads_adjacency
+from swdsl.lang.closures import ExprCompiler, called, const, nodes, reads_adjacency
 from swdsl.lang.typer import ELEMENT
 
 Run = Callable[[Ctx], Any]
@@ -213,7 +213,7 @@ class Compiler(ExprCompiler):
             return None
 
         def possible(ctx):
-            return all(test(ctx, *[g(ctx) for g in getters]) for test, getters in tests)
+            return all(called(test, ctx, getters) for test, getters in tests)
         return possible
 
     # ---- effects
@@ -244,7 +244,7 @@ class Compiler(ExprCompiler):
 
         def bound(ctx):
             try:
-                run(ctx, *[g(ctx) for g in getters])
+                called(run, ctx, getters)
             except Overflow as err:
                 raise ContentError(where, "SW500", str(err), "raise the budget in pack.yaml `budgets:` if this is "
                                    "meant, or bound the value") from None
