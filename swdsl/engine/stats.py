@@ -157,7 +157,7 @@ class Plan(NamedTuple):
     favoured: Callable[[Any, Any], bool] | None  # what a shield undoes, when shields exist
     table: int | None  # the per-board table's key when the value is a function of the map and `target` only
     borders: int | None  # which borders the table was made with, when it reads some (_borders)
-    local: bool  # the table reads only `target`'s own facts: its values are kept per kind of region (tabulate)
+    local: bool  # the table reads only `target`'s own facts: its values are kept per kind of region (_local_value)
 
 
 def plan(game: Game, stat: str, inst: RaceInst | None) -> Plan:
@@ -355,8 +355,8 @@ def value(game: Game, stat: str, inst: RaceInst | None, parts: list | None = Non
         base = constant
         if base is _NOTHING:  # a base read from the game: one table per value it takes
             base = STATS[stat].base(game, inst, b)
-        if p.local:
-            return tabulate(game, stat, base, inst, b, p)
+        if p.local:  # the value for that kind of region on any board (a drawn board is new at most games)
+            return _local_value(game, stat, base, inst, p, _by_kind(game, p, base), b["target"], b)
         table = memo.get((p.table, base))
         if table is None:
             table = memo[(p.table, base)] = [_NOTHING] * len(game.board)
@@ -368,15 +368,6 @@ def value(game: Game, stat: str, inst: RaceInst | None, parts: list | None = Non
     if parts is not None:
         parts.append(("base", "set", base, base, base))
     return fold(game, stat, base, inst, b, parts, p)
-
-
-def tabulate(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, Any], p: Plan) -> Any:
-    """A value of the table of plan `p` (tabled) at `b`'s target: folded, or, when the plan reads only the
-    target's own facts, the value it has for that kind of region on any board, kept in the ruleset (a
-    board drawn from modular faces is new at most games; its regions' kinds are few and the same)."""
-    if not p.local:
-        return fold(game, stat, base, inst, b, None, p)
-    return _local_value(game, stat, base, inst, p, _by_kind(game, p, base), b["target"], b)
 
 
 def local_values(game: Game, stat: str, inst: RaceInst, regions: list[int]) -> list | None:
@@ -393,7 +384,8 @@ def local_values(game: Game, stat: str, inst: RaceInst, regions: list[int]) -> l
 
 def _local_value(game: Game, stat: str, base: Any, inst: RaceInst | None, p: Plan, values: list, target: int,
                  b: dict[str, Any] | None) -> Any:
-    """The value of local plan `p` at `target`, from `values` (by kind of region), folded once per kind."""
+    """The value of local plan `p` at `target`, from `values` (by kind of region), folded once per kind of
+    region and kept in the ruleset for every board: its regions' kinds are few and the same."""
     kind = game.board.kind_ids[target]
     found = kept_for_kind(values, kind)
     if found is NOT_KEPT:
