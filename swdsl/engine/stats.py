@@ -397,9 +397,8 @@ def kind_values(game: Game, stat: str, base: Any, inst: RaceInst | None, p: Plan
     """The values of local plan `p`'s table from `base`, by kind of region (Board.kind_ids), those of every
     kind on this board worked out: a region of each kind not kept yet is folded."""
     values = _by_kind(game, p, base)
-    for r, kind in enumerate(game.board.kind_ids):
-        if kept_for_kind(values, kind) is NOT_KEPT:
-            values[kind] = fold(game, stat, base, inst, {"target": r}, None, p)
+    for r in range(len(game.board)):
+        _local_value(game, stat, base, inst, p, values, r, None)
     return values
 
 
