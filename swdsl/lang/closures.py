@@ -13,6 +13,7 @@ from swdsl.engine import caches
 from swdsl.engine import queries as Q
 from swdsl.engine.caches import NOT_KEPT, kept_for_kind
 from swdsl.engine.entries import Ctx, Variable
+from swdsl.engine.frontier import candidates
 from swdsl.engine.holdings import where
 from swdsl.engine.stats import declares_adjacency
 from swdsl.engine.vocabulary import ATTRIBUTES, FORMS, FUNCTIONS, LOG_STATES, SETS, STATES, VALUES
@@ -187,9 +188,10 @@ class ExprCompiler:
         """The values worth testing of a `where` over every region, or None: for `regions where … has
         M …` only the regions where M lies (holdings.where), for `… has a KIND …` those where some
         marker lies, for `regions where … borders X …` (X not depending on the element) only the
-        regions bordering X, in order, for a race that declares no adjacency of its own, and else
-        those passing the parts that read only the map: the others cannot pass, and markers are few,
-        X often a race's few regions."""
+        regions bordering X, in order, for a race that declares no adjacency of its own, for `… is
+        attackable …` the regions in the race's reach (as its conquests are listed), and else those
+        passing the parts that read only the map: the others cannot pass, and markers are few, X often
+        a race's few regions, its reach a frontier."""
         tests = [c for c in _conjuncts(e.cond) if isinstance(c, ast.Test) and c.kind != "is_not" and c.subject is None]
         logged = next((self.res[id(c)][1] for c in tests if c.kind == "was"), None)
         if logged is not None:
@@ -206,6 +208,8 @@ class ExprCompiler:
         held_by = self._occupant_is(e)
         if held_by is not None:
             return held_by
+        if any(self.res.get(id(c), ("",)) == ("state", "region", "attackable") for c in tests):
+            return _in_reach
         near = next((c.operand for c in tests if self.res.get(id(c), ("",))[0] == "borders"
                      and not self._mentions_element(c.operand, e.name)), None)
         if near is None:
@@ -435,6 +439,12 @@ def _looks_like(names: frozenset[str], region: bool) -> Callable[[Ctx, Any], boo
 
 
 _MISSING: Final = object()
+
+
+def _in_reach(ctx: Ctx) -> list[int]:
+    """The regions worth testing for `is attackable`: the race's frontier where the board tells it, else
+    every region but its own (frontier.candidates, as legal conquests are listed)."""
+    return [] if ctx.me is None else candidates(ctx.game, ctx.me)[0]
 
 
 def _conjuncts(e) -> list:
