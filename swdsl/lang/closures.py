@@ -209,7 +209,7 @@ class ExprCompiler:
         if held_by is not None:
             return held_by
         if any(self.res.get(id(c), ("",)) == ("state", "region", "attackable") for c in tests):
-            return _in_reach
+            return in_reach
         near = next((c.operand for c in tests if self.res.get(id(c), ("",))[0] == "borders"
                      and not self._mentions_element(c.operand, e.name)), None)
         if near is None:
@@ -441,10 +441,10 @@ def _looks_like(names: frozenset[str], region: bool) -> Callable[[Ctx, Any], boo
 _MISSING: Final = object()
 
 
-def _in_reach(ctx: Ctx) -> list[int]:
-    """The regions worth testing for `is attackable`: the race's frontier where the board tells it, else
-    every region but its own (frontier.candidates, as legal conquests are listed)."""
-    return [] if ctx.me is None else candidates(ctx.game, ctx.me)[0]
+def in_reach(ctx: Ctx) -> list[int]:
+    """The regions worth testing for `is attackable`: the race's frontier where the map's borders tell it
+    cheaply, else every region but its own (frontier.candidates, as `sample` draws conquest targets)."""
+    return [] if ctx.me is None else candidates(ctx.game, ctx.me, True)[0]
 
 
 def _conjuncts(e) -> list:

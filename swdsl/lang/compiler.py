@@ -21,7 +21,7 @@ from swdsl.engine.stats import shielded
 from swdsl.engine.vocabulary import DECL_PROPS, EFFECTS, STATS
 from swdsl.lang import ast
 from swdsl.lang.checker import Checked
-from swdsl.lang.closures import ExprCompiler, called, const, nodes, reads_adjacency
+from swdsl.lang.closures import ExprCompiler, called, const, in_reach, nodes, reads_adjacency
 from swdsl.lang.typer import ELEMENT
 
 Run = Callable[[Ctx], Any]
@@ -138,12 +138,13 @@ class Compiler(ExprCompiler):
     def unfiltered(self, sel: ast.Expr) -> tuple[Any, bool]:
         """The values a `where` selection tests (closures.candidates), or None: a bot drawing one
         action checks one of them instead of listing the options; and whether they are few (narrowed,
-        or not every region)."""
+        or not every region; a race's reach is no few values: it is asked only of an ability whose
+        condition passed)."""
         if not isinstance(sel, ast.Filtered):
             return None, False
         narrowed = self.narrowed(sel)
         if narrowed is not None:
-            return narrowed, True
+            return narrowed, narrowed is not in_reach
         return self.expr(sel.base), not (isinstance(sel.base, ast.RegionSet) and sel.base.qual == "all")
 
     def is_option(self, sel: ast.Expr):
