@@ -118,7 +118,7 @@ def ability_actions(game: Game, inst: RaceInst, phase: str, only: Action | None 
     """The abilities on offer in `phase`; with `only`, just that one if legal."""
     out: list[Action] = []
     want = only.b if only is not None and isinstance(only.b, tuple) else None
-    if only is not None and want is None:
+    if only is not None and (want is None or not isinstance(only.a, str)):  # no key: no ability (not every one)
         return out
     for user, key, ab, ctx, uses, _ in _offered(game, inst, phase, None if only is None else only.a):  # type: ignore[arg-type]
         out.extend(_combos(game, user, key, ab, ctx, uses, want))

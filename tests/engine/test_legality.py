@@ -55,6 +55,8 @@ def test_is_legal_agrees_with_legal_actions(pack, seed, steps, players):
     for a in [x for x in legal if x.kind == "ability"]:  # the same ability, another choice
         other = Action("ability", a.a, tuple(rng.randrange(-1, n + 1) for _ in a.b))
         assert is_legal(game, other) == (other in legal), other
+        for key in (None, 0):  # no ability's key: not "any ability with these choices" (a mutated saved game)
+            assert not is_legal(game, Action("ability", key, a.b)), key
 
 
 def test_illegal_action_is_refused_and_changes_nothing(classic):
