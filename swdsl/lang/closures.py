@@ -189,7 +189,7 @@ class ExprCompiler:
         M …` only the regions where M lies (holdings.where), for `… has a KIND …` those where some
         marker lies, for `regions where … borders X …` (X not depending on the element) only the
         regions bordering X, in order, for a race that declares no adjacency of its own, for `… is
-        attackable …` the regions in the race's reach (as its conquests are listed), and else those
+        attackable …` the regions in the race's reach (as `sample` draws targets), and else those
         passing the parts that read only the map: the others cannot pass, and markers are few, X often
         a race's few regions, its reach a frontier."""
         tests = [c for c in _conjuncts(e.cond) if isinstance(c, ast.Test) and c.kind != "is_not" and c.subject is None]
