@@ -37,6 +37,9 @@ class Modifier:
     # their values fixed it reads only the map and the stat's regions (borders too, for region.adjacent,
     # where they are the map's), so a race's declared neighbours are kept per board and their values
     given: tuple[Fn, ...] = ()
+    # region.adjacent: the parts of `when` that read `target` and not `other` (None: none do): where they
+    # fail, the modifier leaves a whole row of declared neighbours as the map has it (stats._declared)
+    row: Fn | None = None
 
 
 @dataclass(frozen=True, eq=False)

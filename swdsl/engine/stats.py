@@ -513,26 +513,32 @@ def adjacency_key(game: Game, inst: RaceInst, p: Plan) -> tuple | None:
 
 
 def _declared(game: Game, inst: RaceInst, r: int) -> frozenset[int]:
-    """The regions `inst`'s region.adjacent fold makes adjacent to `r`: from the per-board table pair by pair
-    where it serves (value), else with one plan, one context and the map's borders while its rules are read
-    (so none of them asks for the stat again), `other` set in turn."""
+    """The regions `inst`'s region.adjacent fold makes adjacent to `r`: the map's borders when no rule's
+    `row` holds at `r` (Modifier.row); else from the per-board table pair by pair where it serves (value),
+    else with one plan, one context and the map's borders while its rules are read (so none of them asks
+    for the stat again), `other` set in turn."""
     p = plan(game, "region.adjacent", inst)
-    if tabled(game, p, "region.adjacent", inst, r):
-        return frozenset(x for x in range(len(game.board)) if x != r and adjacent(game, inst, r, x))
-    mods = _with_held(game, "region.adjacent", inst, p) if p.held else p.mods
+    table = tabled(game, p, "region.adjacent", inst, r)
     borders = game.board.neighbours[r]
     b = {"target": r, "other": r}
     ctx = Ctx(game, inst, b)
     found = []
     game.reading_adjacency.add(inst.id)
     try:
-        for x in range(len(game.board)):
-            if x != r:
-                b["other"] = x
-                if _folded(x in borders, ctx, p, mods, None):
-                    found.append(x)
+        mods = p.mods if table or not p.held else _with_held(game, "region.adjacent", inst, p)
+        mods = tuple(m for m in mods if m.row is None or m.row(ctx))
+        if mods and not table:
+            for x in range(len(game.board)):
+                if x != r:
+                    b["other"] = x
+                    if _folded(x in borders, ctx, p, mods, None):
+                        found.append(x)
     finally:
         game.reading_adjacency.discard(inst.id)
+    if not mods:
+        return borders
+    if table:
+        return frozenset(x for x in range(len(game.board)) if x != r and adjacent(game, inst, r, x))
     return frozenset(found)
 
 

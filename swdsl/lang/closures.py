@@ -192,7 +192,7 @@ class ExprCompiler:
         attackable …` the regions in the race's reach (as `sample` draws targets), and else those
         passing the parts that read only the map: the others cannot pass, and markers are few, X often
         a race's few regions, its reach a frontier."""
-        tests = [c for c in _conjuncts(e.cond) if isinstance(c, ast.Test) and c.kind != "is_not" and c.subject is None]
+        tests = [c for c in conjuncts(e.cond) if isinstance(c, ast.Test) and c.kind != "is_not" and c.subject is None]
         logged = next((self.res[id(c)][1] for c in tests if c.kind == "was"), None)
         if logged is not None:
             return self._logged(e, logged)
@@ -213,7 +213,7 @@ class ExprCompiler:
         near = next((c.operand for c in tests if self.res.get(id(c), ("",))[0] == "borders"
                      and not self._mentions_element(c.operand, e.name)), None)
         if near is None:
-            return self._map_prefilter(base, _conjuncts(e.cond))
+            return self._map_prefilter(base, conjuncts(e.cond))
         other = self.expr(near)
 
         def bordering(ctx):
@@ -249,7 +249,7 @@ class ExprCompiler:
     def _occupant_is(self, e: ast.Filtered):
         """For `regions where occupant == X …` (X not depending on the element), the regions X holds,
         in order (every region if X is nobody: the empty ones pass); else None."""
-        for c in _conjuncts(e.cond):
+        for c in conjuncts(e.cond):
             if not (isinstance(c, ast.Compare) and c.op == "=="):
                 continue
             for mine, other in ((c.left, c.right), (c.right, c.left)):
@@ -447,10 +447,10 @@ def in_reach(ctx: Ctx) -> list[int]:
     return [] if ctx.me is None else candidates(ctx.game, ctx.me, True)[0]
 
 
-def _conjuncts(e) -> list:
+def conjuncts(e) -> list:
     """The parts of `a and b and …` (e itself if it is no `and`)."""
     if isinstance(e, ast.BoolOp) and e.op == "and":
-        return _conjuncts(e.left) + _conjuncts(e.right)
+        return conjuncts(e.left) + conjuncts(e.right)
     return [e]
 
 

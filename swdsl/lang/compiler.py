@@ -21,7 +21,7 @@ from swdsl.engine.stats import shielded
 from swdsl.engine.vocabulary import DECL_PROPS, EFFECTS, STATS
 from swdsl.lang import ast
 from swdsl.lang.checker import Checked
-from swdsl.lang.closures import ExprCompiler, called, const, in_reach, nodes, reads_adjacency
+from swdsl.lang.closures import ExprCompiler, called, conjuncts, const, in_reach, nodes, reads_adjacency
 from swdsl.lang.typer import ELEMENT
 
 Run = Callable[[Ctx], Any]
@@ -97,9 +97,20 @@ class Compiler(ExprCompiler):
         elif not all(self.static(e, regions, given) for e in parts):
             given = []
         reads = {self.res.get(id(g)): self.expr(g) for g in given}  # each variable, and `here`, once
+        row = self.row(m.when) if m.when is not None and "other" in STATS[m.stat.text].bindings else None
         return Modifier(m.stat.text, m.op, self.expr(m.value), when, self.opt(m.floor), self.opt(m.cap),
                         m.scope.kind if m.scope else "active", d.name, d.kind, self.where(m.span), map_only,
-                        tuple(reads.values()))
+                        tuple(reads.values()), row)
+
+    def row(self, when: ast.Expr):
+        """The conjuncts of a region.adjacent rule's `when` that do not read `other`, as one test (None if
+        every one does): where `terrain of target == terrain of here` fails (at most regions), the whole
+        row of declared neighbours is the map's, with no region asked."""
+        own = [c for c in conjuncts(when) if not any(isinstance(n, ast.Ref) and n.name == "other" for n in nodes(c))]
+        if len(own) < 2:
+            return self.per_target(own[0]) if own else None
+        tests = [self.per_target(c) for c in own]
+        return lambda ctx: all(test(ctx) for test in tests)
 
     def chooses(self, steps: tuple) -> tuple[list[Choice], list[ast.Effect]]:
         """The choices of an ability or a trigger, and its effects."""

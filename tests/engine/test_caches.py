@@ -20,7 +20,17 @@ from swdsl.engine.pieces import new_race, place_marker
 from swdsl.engine.queries import reach
 from swdsl.engine.replay import checksum, record, replay
 from swdsl.engine.setup import new_game, prepared
-from swdsl.engine.stats import _neighbours_key, adjacent, declares_adjacency, fold, local_values, neighbours, plan, value
+from swdsl.engine.stats import (
+    _declared,
+    _neighbours_key,
+    adjacent,
+    declares_adjacency,
+    fold,
+    local_values,
+    neighbours,
+    plan,
+    value,
+)
 from swdsl.lab.heuristic import HeuristicBot
 from swdsl.lab.search import SearchBot
 from swdsl.packs.loader import load_ruleset
@@ -251,6 +261,26 @@ def test_declared_adjacency_is_kept_per_pair_of_regions(classic):
             seen += 1
             assert any(isinstance(k, tuple) and len(k) == 3 for k in game.board.memo)
     assert seen
+
+
+def test_a_declared_row_where_no_rule_s_own_part_holds_is_the_map_s(classic):
+    """Underworld's `region.adjacent set true when target has cavern and other has cavern`
+    (packs/classic/powers/underworld.sw): the part of its condition that does not read `other`
+    (Modifier.row, `target has cavern`) fails at a region without a cavern, whose declared neighbours are
+    then the map's borders themselves, no pair asked; a cavern's are its borders and every other cavern."""
+    game = new_game(classic, 2, 1)
+    underworld = classic.powers["Underworld"]
+    inst = new_race(game, classic.races[sorted(classic.banners)[0]], underworld, 0)
+    (rule,) = underworld.modifiers["region.adjacent"]
+    caverns = {r for r, region in enumerate(game.board.regions) if "cavern" in region.symbols}
+    assert caverns and rule.row is not None
+    for r in range(len(game.board)):
+        assert bool(rule.row(Ctx(game, inst, {"target": r}))) == (r in caverns)
+        found = _declared(game, inst, r)
+        if r in caverns:
+            assert found == game.board.neighbours[r] | (caverns - {r})
+        else:
+            assert found is game.board.neighbours[r]
 
 
 @pytest.mark.parametrize("pack", PACKS)
