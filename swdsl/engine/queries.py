@@ -105,15 +105,23 @@ def borders(ctx: Ctx, subject: Any, other: Any) -> bool:
     return one(subject) if isinstance(subject, int) else any(one(x) for x in subject)
 
 
+def _map_borders(ctx: Ctx) -> tuple[frozenset[int], ...] | None:
+    """The map's borders when they are the asking race's (it declares no adjacency): read from the board's
+    table, with no fold, as a search walks them region by region; else None (stats.neighbours)."""
+    return None if declares_adjacency(ctx.game, ctx.me) else ctx.game.board.neighbours
+
+
 def count_groups(ctx: Ctx, regions: Iterable[int]) -> int:
     """How many separate groups `regions` form, joined by adjacency among them."""
     left = set(regions)
     n = 0
+    nb = _map_borders(ctx)
     while left:
         n += 1
         stack = [left.pop()]
         while stack:
-            for y in neighbours(ctx.game, ctx.me, stack.pop()):
+            x = stack.pop()
+            for y in neighbours(ctx.game, ctx.me, x) if nb is None else nb[x]:
                 if y in left:
                     left.discard(y)
                     stack.append(y)
@@ -125,8 +133,10 @@ def reach(ctx: Ctx, start: Iterable[int], through: Iterable[int]) -> list[int]:
     inside = set(through)
     seen = set(start)
     stack = list(seen)
+    nb = _map_borders(ctx)
     while stack:
-        for y in neighbours(ctx.game, ctx.me, stack.pop()):
+        x = stack.pop()
+        for y in neighbours(ctx.game, ctx.me, x) if nb is None else nb[x]:
             if y in inside and y not in seen:
                 seen.add(y)
                 stack.append(y)
