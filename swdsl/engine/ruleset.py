@@ -167,6 +167,7 @@ class Ruleset:
     plans: dict = attrs.field(factory=dict, eq=False, repr=False)
     tables: dict = attrs.field(factory=dict, eq=False, repr=False)
     local: dict = attrs.field(factory=dict, eq=False, repr=False)
+    gates: dict = attrs.field(factory=dict, eq=False, repr=False)  # per modifiers and kind of region (stats._gated)
     # for the tools, never read by the engine: per family (race, power, piece, pool), each way a name
     # may be written (a key, a display name, another spelling) -> the keys it may mean
     spellings: dict[str, dict[str, tuple[str, ...]]] = attrs.field(factory=dict)

@@ -24,6 +24,7 @@ records every step.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, Final, NamedTuple
 
 from swdsl.engine import caches
@@ -158,6 +159,7 @@ class Plan(NamedTuple):
     table: int | None  # the per-board table's key when the value is a function of the map and `target` only
     borders: int | None  # which borders the table was made with, when it reads some (_borders)
     local: bool  # the table reads only `target`'s own facts: its values are kept per kind of region (_local_value)
+    gated: bool  # some of its modifiers have a gate (Modifier.gate): a fold leaves out those closed (_gated)
 
 
 def plan(game: Game, stat: str, inst: RaceInst | None) -> Plan:
@@ -207,7 +209,8 @@ def _make_plan(game: Game, stat: str, inst: RaceInst | None, bound: bool) -> Pla
     if mods and "target" in STATS[stat].bindings and borders != _LIVE and all(m.map_only for m in mods):
         table = rs.tables.setdefault((stat, mods, borders), len(rs.tables))
     return Plan(inst and inst.race, inst and inst.power, bool(inst and inst.declined), bound, mods, held,
-                favoured, table, borders, table is not None and all(m.map_only == "region" for m in mods))
+                favoured, table, borders, table is not None and all(m.map_only == "region" for m in mods),
+                any(m.gate is not None for m in mods))
 
 
 _MAP: Final = -1  # a plan's borders: the map's;
@@ -241,6 +244,10 @@ def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, A
     if p is None:
         p = plan(game, stat, inst)
     mods = _with_held(game, stat, inst, p) if p.held else p.mods  # type: ignore[arg-type]
+    if (p.gated or p.held) and mods and parts is None and caches.SWITCH.on:
+        target = b.get("target")
+        if type(target) is int:
+            mods = _gated(game, inst, mods, target)
     if mods:
         folding = game.folding
         # a rule of this stat that asks for the stat itself (same race, same bindings) reads its base;
@@ -255,6 +262,22 @@ def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, A
     if stat in _BOUNDED:
         return _bounded(STATS[stat], base, parts)
     return base
+
+
+def _gated(game: Game, inst: RaceInst | None, mods: tuple[Modifier, ...], target: int) -> tuple[Modifier, ...]:
+    """Those of `mods` whose gate (Modifier.gate) holds at `target`, each asking only the rest of its
+    condition: a gate reads only the target's own facts, so this is kept in the ruleset per modifiers
+    and kind of region (Board.kind_ids), for every board."""
+    by_kind = game.ruleset.gates.get(mods)
+    if by_kind is None:
+        by_kind = game.ruleset.gates[mods] = []
+    kind = game.board.kind_ids[target]
+    found = kept_for_kind(by_kind, kind)
+    if found is NOT_KEPT:
+        ctx = Ctx(game, inst, {"target": target})
+        found = by_kind[kind] = tuple(m if m.gate is None else replace(m, when=m.rest, gate=None, rest=None)
+                                      for m in mods if m.gate is None or m.gate(ctx))
+    return found
 
 
 def _with_held(game: Game, stat: str, inst: RaceInst, p: Plan) -> tuple[Modifier, ...]:

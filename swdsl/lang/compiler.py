@@ -98,18 +98,34 @@ class Compiler(ExprCompiler):
             given = []
         reads = {self.res.get(id(g)): self.expr(g) for g in given}  # each variable, and `here`, once
         row = self.row(m.when) if m.when is not None and "other" in STATS[m.stat.text].bindings else None
+        gate, rest = self.gate(m.when) if m.when is not None and "target" in regions else (None, None)
         return Modifier(m.stat.text, m.op, self.expr(m.value), when, self.opt(m.floor), self.opt(m.cap),
                         m.scope.kind if m.scope else "active", d.name, d.kind, self.where(m.span), map_only,
-                        tuple(reads.values()), row)
+                        tuple(reads.values()), row, gate, rest)
+
+    def gate(self, when: ast.Expr) -> tuple:
+        """A targeted rule's gate and the rest of its condition (Modifier.gate): the conjuncts of `when`
+        that read only the target's own facts, and the others, each as one test (None if there is none)."""
+        parts = conjuncts(when)
+        own = [c for c in parts if self.local(c)]
+        if not own:
+            return None, None
+        rest = [c for c in parts if not self.local(c)]
+        return self.all_of(own, self.expr), self.all_of(rest, self.per_target)
 
     def row(self, when: ast.Expr):
         """The conjuncts of a region.adjacent rule's `when` that do not read `other`, as one test (None if
         every one does): where `terrain of target == terrain of here` fails (at most regions), the whole
         row of declared neighbours is the map's, with no region asked."""
         own = [c for c in conjuncts(when) if not any(isinstance(n, ast.Ref) and n.name == "other" for n in nodes(c))]
-        if len(own) < 2:
-            return self.per_target(own[0]) if own else None
-        tests = [self.per_target(c) for c in own]
+        return self.all_of(own, self.per_target)
+
+    @staticmethod
+    def all_of(parts: list, compile: Callable):
+        """The conjuncts `parts` as one test, each compiled by `compile` (None if there is none)."""
+        if len(parts) < 2:
+            return compile(parts[0]) if parts else None
+        tests = [compile(c) for c in parts]
         return lambda ctx: all(test(ctx) for test in tests)
 
     def chooses(self, steps: tuple) -> tuple[list[Choice], list[ast.Effect]]:

@@ -1,9 +1,14 @@
 """Stats fold in the documented order and explain themselves
 (docs/architecture.md «The order of modifiers»; core-rules.md §5)."""
 
+from swdsl.engine import caches
 from swdsl.engine.explain import explain
 from swdsl.engine.legal import Action, apply
+from swdsl.engine.pieces import new_race
 from swdsl.engine.position import Position
+from swdsl.engine.setup import new_game
+from swdsl.engine.stats import _gated, value
+from swdsl.packs.loader import load_ruleset
 
 
 def _game(classic, race, power, regions, hand=6, markers=()):
@@ -86,3 +91,27 @@ def test_a_modifiers_own_floor_binds_only_where_it_is_written(tmp_path):
     rs = _bulls(tmp_path)
     game = _game(rs, "Oxen", "Mounted", {"6": 1})
     assert explain(game, "conquest.cost", game.acting, target=game.board.by_id["5"]).value == 1
+
+
+def test_a_rule_whose_gate_is_closed_at_a_region_is_not_asked_there():
+    """Warcraft's `modify travel.cost by 1 when target has entry and not target borders my regions`
+    (packs/warcraft/rules.sw, "Travel cost"; rules/warcraft.md, entry regions and travel cost): the part
+    of its condition that reads only the region (Modifier.gate: `target has entry`) leaves the rule out
+    of a fold at every region without an entry, kept per kind of region; at an entry region the fold
+    asks only the rest. The values are those folded with the caches off."""
+    rs = load_ruleset(["warcraft"])
+    (rule,) = next(r for r in rs.rules if r.name == "Travel cost").modifiers["travel.cost"]
+    assert rule.gate is not None and rule.rest is not None
+    game = new_game(rs, 2, 3)
+    inst = new_race(game, rs.races[sorted(rs.banners)[0]], None, 0)
+    entries = {r for r, region in enumerate(game.board.regions) if "entry" in region.symbols}
+    assert entries and len(entries) < len(game.board)
+    for r in range(len(game.board)):
+        kept = _gated(game, inst, (rule,), r)
+        assert [m.when for m in kept] == ([rule.rest] if r in entries else [])
+        cost = value(game, "travel.cost", inst, target=r)
+        caches.SWITCH.on = False
+        try:
+            assert value(game, "travel.cost", inst, target=r) == cost == (1 if r in entries else 0)
+        finally:
+            caches.SWITCH.on = True
