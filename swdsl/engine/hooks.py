@@ -42,11 +42,11 @@ class Modifier:
     row: Fn | None = None
     # a rule of a stat of `target`: the conjuncts of `when` that read only the target's own facts (its
     # terrain, symbols, edge: one value per kind of region), when some do, and the others (None: none
-    # do). A fold leaves out the rules whose gate fails at the target's kind and asks the others only
-    # the rest (stats._gated): `travel.cost by 1 when target has entry and …` asks nothing of a region
-    # without an entry
+    # do), and the same rule asking only the others: a fold leaves out the rules whose gate fails at the
+    # target's kind and takes the others ungated (stats._gated): `travel.cost by 1 when target has
+    # entry and …` asks nothing of a region without an entry
     gate: Fn | None = None
-    rest: Fn | None = None
+    ungated: Modifier | None = None
 
 
 @dataclass(frozen=True, eq=False)

@@ -24,7 +24,6 @@ records every step.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any, Final, NamedTuple
 
 from swdsl.engine import caches
@@ -265,8 +264,8 @@ def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, A
 
 
 def _gated(game: Game, inst: RaceInst | None, mods: tuple[Modifier, ...], target: int) -> tuple[Modifier, ...]:
-    """Those of `mods` whose gate (Modifier.gate) holds at `target`, each asking only the rest of its
-    condition: a gate reads only the target's own facts, so this is kept in the ruleset per modifiers
+    """Those of `mods` whose gate (Modifier.gate) holds at `target`, ungated (asking only the rest of their
+    condition): a gate reads only the target's own facts, so this is kept in the ruleset per modifiers
     and kind of region (Board.kind_ids), for every board."""
     by_kind = game.ruleset.gates.get(mods)
     if by_kind is None:
@@ -275,8 +274,7 @@ def _gated(game: Game, inst: RaceInst | None, mods: tuple[Modifier, ...], target
     found = kept_for_kind(by_kind, kind)
     if found is NOT_KEPT:
         ctx = Ctx(game, inst, {"target": target})
-        found = by_kind[kind] = tuple(m if m.gate is None else replace(m, when=m.rest, gate=None, rest=None)
-                                      for m in mods if m.gate is None or m.gate(ctx))
+        found = by_kind[kind] = tuple(m if m.gate is None else m.ungated for m in mods if m.gate is None or m.gate(ctx))
     return found
 
 

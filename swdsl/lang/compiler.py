@@ -99,9 +99,12 @@ class Compiler(ExprCompiler):
         reads = {self.res.get(id(g)): self.expr(g) for g in given}  # each variable, and `here`, once
         row = self.row(m.when) if m.when is not None and "other" in STATS[m.stat.text].bindings else None
         gate, rest = self.gate(m.when) if m.when is not None and "target" in regions else (None, None)
-        return Modifier(m.stat.text, m.op, self.expr(m.value), when, self.opt(m.floor), self.opt(m.cap),
-                        m.scope.kind if m.scope else "active", d.name, d.kind, self.where(m.span), map_only,
-                        tuple(reads.values()), row, gate, rest)
+        value, floor, cap = self.expr(m.value), self.opt(m.floor), self.opt(m.cap)
+
+        def made(when: Callable | None, gate: Callable | None = None, ungated: Modifier | None = None) -> Modifier:
+            return Modifier(m.stat.text, m.op, value, when, floor, cap, m.scope.kind if m.scope else "active",
+                            d.name, d.kind, self.where(m.span), map_only, tuple(reads.values()), row, gate, ungated)
+        return made(when) if gate is None else made(when, gate, made(rest))
 
     def gate(self, when: ast.Expr) -> tuple:
         """A targeted rule's gate and the rest of its condition (Modifier.gate): the conjuncts of `when`

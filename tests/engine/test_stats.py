@@ -101,14 +101,14 @@ def test_a_rule_whose_gate_is_closed_at_a_region_is_not_asked_there():
     asks only the rest. The values are those folded with the caches off."""
     rs = load_ruleset(["warcraft"])
     (rule,) = next(r for r in rs.rules if r.name == "Travel cost").modifiers["travel.cost"]
-    assert rule.gate is not None and rule.rest is not None
+    assert rule.gate is not None and rule.ungated is not None and rule.ungated.when is not None
     game = new_game(rs, 2, 3)
     inst = new_race(game, rs.races[sorted(rs.banners)[0]], None, 0)
     entries = {r for r, region in enumerate(game.board.regions) if "entry" in region.symbols}
     assert entries and len(entries) < len(game.board)
     for r in range(len(game.board)):
         kept = _gated(game, inst, (rule,), r)
-        assert [m.when for m in kept] == ([rule.rest] if r in entries else [])
+        assert kept == ((rule.ungated,) if r in entries else ())
         cost = value(game, "travel.cost", inst, target=r)
         caches.SWITCH.on = False
         try:
