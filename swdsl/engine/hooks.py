@@ -40,11 +40,11 @@ class Modifier:
     # region.adjacent: the parts of `when` that read `target` and not `other` (None: none do): where they
     # fail, the modifier leaves a whole row of declared neighbours as the map has it (stats._declared)
     row: Fn | None = None
-    # a rule of a stat of `target`: the conjuncts of `when` that read only the target's own facts (its
-    # terrain, symbols, edge: one value per kind of region), when some do, and the others (None: none
-    # do), and the same rule asking only the others: a fold leaves out the rules whose gate fails at the
-    # target's kind and takes the others ungated (stats._gated): `travel.cost by 1 when target has
-    # entry and …` asks nothing of a region without an entry
+    # a rule of a stat of `target` whose `when` has conjuncts that read only the target's own facts (its
+    # terrain, symbols, edge: one value per kind of region): those as its gate, and the same rule asking
+    # only the other conjuncts (`when` None if there are none). A fold leaves out the rules whose gate
+    # fails at the target's kind and takes the others ungated (stats._gated): `travel.cost by 1 when
+    # target has entry and …` asks nothing of a region without an entry
     gate: Fn | None = None
     ungated: Modifier | None = None
 
