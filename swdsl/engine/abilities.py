@@ -6,7 +6,6 @@ with the other action kinds."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
 from typing import Any
 
 from swdsl.engine.actions import Action
@@ -36,7 +35,9 @@ def ability_users(game: Game, inst: RaceInst) -> list[RaceInst]:
         p = game.players[inst.player]
         if p.active is not None and p.active is not inst:
             users.append(p.active)
-        users.extend(o for o in p.declined if o is not inst)
+        for o in p.declined:  # a loop, not a generator: asked at every decision
+            if o is not inst:
+                users.append(o)
     return users
 
 
@@ -70,15 +71,16 @@ def _uses(game: Game, per: str | None) -> dict:
 
 
 def _offered(game: Game, inst: RaceInst, phase: str,
-             key_wanted: str | None = None) -> Iterator[tuple[RaceInst, str, Ability, Ctx, dict, Any]]:
+             key_wanted: str | None = None) -> list[tuple[RaceInst, str, Ability, Ctx, dict, Any]]:
     """(user, action key, ability, ctx, uses, first) of each ability that may be used in `phase` (or
     only the one keyed `key_wanted`), its own limits and condition passed; its choices still to
     check. `first`: the values its one choice is among, when they are few (Choice.few), else None;
     they are read before the condition, an ability with none left out unasked (an edition rule's
     ability offered to every race at every decision, choosing a region where some marker lies, is
-    mostly left out so)."""
+    mostly left out so). A list, not a generator: asked at every decision."""
+    out: list[tuple[RaceInst, str, Ability, Ctx, dict, Any]] = []
     if phase not in game.ruleset.ability_phases:
-        return
+        return out
     for user in ability_users(game, inst):
         for ab in held_abilities(game, user, phase):
             if ab.phase != phase or not user.scope_ok(ab.scope) or user is not inst and ab.scope == "active":
@@ -97,7 +99,8 @@ def _offered(game: Game, inst: RaceInst, phase: str,
                     continue
             if ab.when is not None and not ab.when(ctx):
                 continue
-            yield user, key, ab, ctx, uses, first
+            out.append((user, key, ab, ctx, uses, first))
+    return out
 
 
 def _combos(game: Game, user: RaceInst, key: str, ab: Ability, ctx: Ctx, uses: dict, want: tuple | None) -> list[Action]:

@@ -158,7 +158,14 @@ def table_races(game: Game) -> list[RaceInst]:
     """Every race on the table: the players' in turn order (each player's active race
     first), then the races of nobody."""
     seated = [inst for seat in range(len(game.players)) for inst in player_races(game, seat)]
-    return seated + sorted((i for i in game.races.values() if i.player is None), key=lambda i: i.id)
+    nobody = [i for i in game.races.values() if i.player is None]  # no generator: asked at many events
+    if len(nobody) > 1:
+        nobody.sort(key=_race_id)
+    return seated + nobody
+
+
+def _race_id(inst: RaceInst) -> int:
+    return inst.id
 
 
 def fire_each(game: Game, event: str) -> None:
