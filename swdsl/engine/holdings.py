@@ -22,12 +22,13 @@ from swdsl.engine.state import Game, RaceInst
 def attached(game: Game, region: int) -> list[Content]:
     """The content with rules lying in `region`: hooked markers (and what they wear), then bound powers."""
     rs = game.ruleset
+    hooked, worn = rs.hooked_markers, game.worn  # read once: a Ruleset's attribute is a dictionary lookup
     out = []
     for name, _, _ in game.markers[region]:
-        if name in rs.hooked_markers:
+        if name in hooked:
             out.append(rs.markers[name])
-            if name in game.worn:
-                out.append(rs.worn_by(name, game.worn[name]))
+            if name in worn:
+                out.append(rs.worn_by(name, worn[name]))
     for name in game.bound_powers.get(region, ()):
         out.append(rs.powers[name])
     return out
@@ -86,11 +87,15 @@ def where(game: Game) -> tuple[dict[str, tuple[int, ...]], frozenset[int], dict[
     hooked, rs = set(game.bound_powers), game.ruleset.hooked_markers
     for r, marks in enumerate(game.markers):
         for name, _, _ in marks:
-            regions = names.setdefault(name, [])
-            if not regions or regions[-1] != r:
+            regions = names.get(name)  # not setdefault: it would make a list for every marker
+            if regions is None:
+                names[name] = [r]
+            elif regions[-1] != r:
                 regions.append(r)
-                if name in rs:
-                    hooked.add(r)
+            else:
+                continue
+            if name in rs:
+                hooked.add(r)
     found = {name: tuple(regions) for name, regions in names.items()}, frozenset(hooked), {}
     if caches.SWITCH.on:
         game.where = found
