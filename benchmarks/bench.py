@@ -200,7 +200,7 @@ def throughput(entries: list[str], counts: list[int], games: int, reps: int, sma
                     else:
                         sides[side].append(_swdsl("throughput", entry, players, games, 1, checkout=baselines[side]))
             row = {side: _rates(runs) for side, runs in sides.items() if side != PAIRED}
-            for side in row:
+            for side in list(row):  # the ratios are added to the row
                 if side != "swdsl" and "error" not in row[side] and "error" not in row["swdsl"]:
                     row[f"ratio_to_{side}"] = {k: round(row["swdsl"][k] / row[side][k], 2) for k in
                                                ("games_per_second", "actions_per_second", "replay_actions_per_second")}
