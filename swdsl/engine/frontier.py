@@ -9,29 +9,27 @@ from swdsl.engine.state import Game, RaceInst
 from swdsl.engine.stats import adjacency_key, declares_adjacency, fold, kind_values, modified, neighbours, plan, shielding, tabled
 
 
-def candidates(game: Game, inst: RaceInst, drawn: bool = False) -> tuple[list[int], bool]:
+def candidates(game: Game, inst: RaceInst) -> tuple[list[int], bool]:
     """Regions worth testing as conquest targets (a new list), and whether all of them are in reach
-    (the frontier: only the other conditions are left to ask); `drawn`: for `sample` (frontier)."""
-    front = frontier(game, inst, drawn)
+    (the frontier: only the other conditions are left to ask)."""
+    front = frontier(game, inst)
     if front is not None:
         return front, True
     return [r for r in range(len(game.board)) if r not in inst.regions], False
 
 
-def frontier(game: Game, inst: RaceInst, drawn: bool = False) -> list[int] | None:
+def frontier(game: Game, inst: RaceInst) -> list[int] | None:
     """The regions in `inst`'s reach, when the board tells (its borders are the map's, or declared ones
     kept in the board, and its reach rules read only those and the target, where no shield applies):
     the regions bordering its own that are in reach from there, and those its rules put in reach
     wherever they lie (before its first conquest, where it may enter); None when each region must be
-    asked. When one is `drawn` (`sample`), only where the map's borders and reach rules no shield can
-    change tell it: elsewhere asking the few regions drawn costs less, and random games stay the same."""
+    asked. `sample` draws from it too: a region drawn from every region is mostly out of reach, and each
+    one asked folds its reach rules (a race declaring adjacency asked four times as much so)."""
     declared = declares_adjacency(game, inst)
-    if drawn and declared:
-        return None
     if not inst.regions:
-        entry = map_reach(game, inst, drawn)
+        entry = map_reach(game, inst)
         return None if entry is None else list(entry[1])
-    reach = map_reach(game, inst, drawn) if modified(game, "conquest.reachable", inst) else (None, ())
+    reach = map_reach(game, inst) if modified(game, "conquest.reachable", inst) else (None, ())
     nb = None if reach is None else bordering(game, inst) if declared else game.board.neighbours
     if reach is None or nb is None:
         return None
@@ -45,15 +43,15 @@ def frontier(game: Game, inst: RaceInst, drawn: bool = False) -> list[int] | Non
     return sorted(front)
 
 
-def map_reach(game: Game, inst: RaceInst, unshielded: bool = False) -> tuple[list[bool] | None, list[int]] | None:
+def map_reach(game: Game, inst: RaceInst) -> tuple[list[bool] | None, list[int]] | None:
     """Where `inst`'s reach rules put it when they read only the map, the target and borders kept in the
-    board (its plan has a per-board table, and no held content or shield can change it now; none ever
-    with `unshielded`): per region, whether it is in reach when it borders the race's regions (None
-    before the first conquest: conquest.entry asks no borders), and the regions in reach wherever they
-    lie. None when each region must be asked."""
+    board (its plan has a per-board table, and no held content or shield can change it now): per region,
+    whether it is in reach when it borders the race's regions (None before the first conquest:
+    conquest.entry asks no borders), and the regions in reach wherever they lie. None when each region
+    must be asked."""
     stat = "conquest.reachable" if inst.regions else "conquest.entry"
     p = plan(game, stat, inst)
-    if p.favoured is not None and (unshielded or shielding(game, inst)) or not tabled(game, p, stat, inst, None):
+    if p.favoured is not None and shielding(game, inst) or not tabled(game, p, stat, inst, None):
         return None
     key = (p.table, "reach")
     found = game.board.memo.get(key)

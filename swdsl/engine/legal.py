@@ -221,7 +221,7 @@ def sample(game: Game, rng: random.Random) -> tuple[Action, Any] | None:
         if not rule.guard(game, inst):
             continue
         if how == "target":
-            args, near = candidates(game, inst, True)
+            args, near = candidates(game, inst)
             groups.append(("whole", args, _near_target if near else _target))
         elif how == "ability":
             args, unlisted = ability_candidates(game, inst, ABILITY_PHASE[game.turn.phase])

@@ -442,9 +442,9 @@ _MISSING: Final = object()
 
 
 def in_reach(ctx: Ctx) -> list[int]:
-    """The regions worth testing for `is attackable`: the race's frontier where the map's borders tell it
-    cheaply, else every region but its own (frontier.candidates, as `sample` draws conquest targets)."""
-    return [] if ctx.me is None else candidates(ctx.game, ctx.me, True)[0]
+    """The regions worth testing for `is attackable`: the race's frontier where the board tells it, else
+    every region but its own (frontier.candidates, as `sample` draws conquest targets)."""
+    return [] if ctx.me is None else candidates(ctx.game, ctx.me)[0]
 
 
 def conjuncts(e) -> list:
