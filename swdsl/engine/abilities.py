@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from swdsl.engine.actions import Action
+from swdsl.engine.actions import Action, new_action
 from swdsl.engine.entries import Ctx
 from swdsl.engine.holdings import any_attached, held, may_hold
 from swdsl.engine.hooks import Ability, Choice
@@ -113,7 +113,7 @@ def _combos(game: Game, user: RaceInst, key: str, ab: Ability, ctx: Ctx, uses: d
                 continue
         if ab.possible is not None and not ab.possible(Ctx(game, user, _bound(ab, combo))):
             continue
-        out.append(Action("ability", key, tuple(combo)))
+        out.append(new_action("ability", key, tuple(combo)))
     return out
 
 
@@ -174,7 +174,7 @@ def _choosing(key: str, ab: Ability, ctx: Ctx, uses: dict, whole: bool, game: Ga
 def decision_actions(game: Game) -> list[Action]:
     """The choices of the first trigger waiting for its player (turn.ask)."""
     d = game.turn.decisions[0]
-    return [Action("choose", None, combo) for combo in _choices(Ctx(game, d.race, dict(d.bindings)), d.trigger.choose)]
+    return [new_action("choose", None, combo) for combo in _choices(Ctx(game, d.race, dict(d.bindings)), d.trigger.choose)]
 
 
 def use_ability(game: Game, inst: RaceInst, key: str, choices: tuple) -> None:

@@ -28,7 +28,7 @@ from typing import Any, Final, NamedTuple
 
 from swdsl.engine import caches, market, pieces, turn
 from swdsl.engine.abilities import ability_actions, ability_candidates, decision_actions, use_ability
-from swdsl.engine.actions import Action, IllegalAction
+from swdsl.engine.actions import Action, IllegalAction, new_action
 from swdsl.engine.errors import ContentError
 from swdsl.engine.frontier import candidates
 from swdsl.engine.state import Game, RaceInst
@@ -72,7 +72,7 @@ def _conquests(game: Game, inst: RaceInst) -> list[Action]:
     for r in targets:
         v = conquest_verdict(game, inst, r, near)
         if v is not None:
-            out.append(Action(v[0], r))
+            out.append(new_action(v[0], r))
     return out
 
 
@@ -190,10 +190,10 @@ def legal_actions(game: Game) -> list[Action]:
         if kind in _WHOLE:
             out.extend(rule.options(game, inst))
         elif rule.allows is None:
-            out.extend(Action(kind, a) for a in rule.options(game, inst))
+            out.extend(new_action(kind, a) for a in rule.options(game, inst))
         else:
             allows = rule.allows
-            out.extend(Action(kind, a) for a in rule.options(game, inst) if allows(game, inst, a))
+            out.extend(new_action(kind, a) for a in rule.options(game, inst) if allows(game, inst, a))
     return out
 
 
@@ -244,12 +244,12 @@ def sample(game: Game, rng: random.Random) -> tuple[Action, Any] | None:
         kind, args, check = groups[g]
         a: Any = args[i]
         if check is None:
-            return (Action(kind, a) if kind else a), None
+            return (new_action(kind, a) if kind else a), None
         verdict = check(game, inst, a)
         if verdict:
             if kind == "whole":  # the verdict is the action and its verdict
                 return verdict
-            return (Action(kind, a) if kind else a), None
+            return (new_action(kind, a) if kind else a), None
         args[i] = args[-1]
         args.pop()
         total -= 1
@@ -258,7 +258,7 @@ def sample(game: Game, rng: random.Random) -> tuple[Action, Any] | None:
 
 def _target(game: Game, inst: RaceInst, r: int, near: bool = False) -> tuple[Action, int] | None:
     v = conquest_verdict(game, inst, r, near)
-    return None if v is None else (Action(v[0], r), v[1])
+    return None if v is None else (new_action(v[0], r), v[1])
 
 
 def _near_target(game: Game, inst: RaceInst, r: int) -> tuple[Action, int] | None:
@@ -347,7 +347,7 @@ def apply_legal(game: Game, action: Action, cost: int | None = None) -> None:
         turn.decline(game, inst)
         turn.advance(game)
     elif kind == "choose":
-        turn.decide(game, action.b)  # type: ignore[arg-type]
+        turn.decide(game, action.b)
     else:  # pass
         turn.decide(game, None) if t.phase == "choose" else turn.advance(game)
     after = game.turn

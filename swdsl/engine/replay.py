@@ -7,7 +7,8 @@ import hashlib
 import json
 from typing import Any
 
-from swdsl.engine.legal import Action, apply
+from swdsl.engine.actions import Action, new_action
+from swdsl.engine.legal import apply
 from swdsl.engine.ruleset import Ruleset
 from swdsl.engine.setup import new_game
 from swdsl.engine.state import Game, RaceInst
@@ -100,7 +101,7 @@ def actions_of(rec: dict) -> list[Action]:
             if type(b) not in (list, tuple) or not all(type(x) in _CHOICE for x in b):
                 raise ValueError(f"action {i + 1} has choices that are not numbers or names")
             b = tuple(b)
-        out.append(Action(raw[0], a, b))
+        out.append(new_action(raw[0], a, b))
     return out
 
 

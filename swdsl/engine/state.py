@@ -164,35 +164,38 @@ class Conquest(NamedTuple):
     defender_active: bool
 
 
-@dataclass(eq=False)
 class TurnState:
     """What the current turn keeps while it runs; a new turn starts a new one
-    (only `phase`, the acting seat and the steps carry the turn forward)."""
+    (only `phase`, the acting seat and the steps carry the turn forward).
 
-    phase: str = "pick"  # start | pick | conquer | redeploy | defend | scoring | after | choose | over
-    actor: int = 0  # the seat deciding now
-    acting: RaceInst | None = None  # the race acting now
-    queue: list[tuple[str, RaceInst | None]] = field(default_factory=list)  # the turn's steps still to run
-    log: list[Conquest] = field(default_factory=list)
-    gone: dict[int, RaceInst] = field(default_factory=dict)  # races that left the table this turn
-    uses: dict[tuple, int] = field(default_factory=dict)  # uses of abilities limited per turn
-    die: int = 0  # the last die roll
-    conquered: bool = False  # the acting race conquered in this conquest step
-    abandoned: bool = False  # … or abandoned a region
-    picked: bool = False  # the active race was picked this turn
-    revealed: list[str] = field(default_factory=list)  # powers that came on offer this turn, refilling the market
-    declined: bool = False  # a race went into decline this turn
-    gathered: set[int] = field(default_factory=set)
-    placed: set[int] = field(default_factory=set)
-    readied: dict[int, int] = field(default_factory=dict)  # tokens the active race took into hand, per region
-    returning: list[Piece] = field(default_factory=list)  # markers going back to their owners
-    depth: int = 0  # triggers running inside triggers
-    runs: int = 0  # triggers run in the current action (pack.yaml `budgets: trigger_runs`)
-    resumed: set[int] = field(default_factory=set)  # races given a second conquest step this turn
-    decisions: list[Decision] = field(default_factory=list)  # triggers waiting for their player's choice
-    # what the turn returns to once they are made: "queue" (its next step) or (phase, acting, actor)
-    resume: Any = None
-    undo: Any = None  # while a conquest's own triggers run: what `cancel conquest` takes back (undo.py)
+    A plain class, not a dataclass: one is made every turn, and mypyc compiles a written `__init__`
+    where a dataclass's is generated Python (six times the cost, a few percent of a random game)."""
+
+    def __init__(self, phase: str = "pick", actor: int = 0, queue: list[tuple[str, RaceInst | None]] | None = None):
+        self.phase = phase  # start | pick | conquer | redeploy | defend | scoring | after | choose | over
+        self.actor = actor  # the seat deciding now
+        self.acting: RaceInst | None = None  # the race acting now
+        self.queue: list[tuple[str, RaceInst | None]] = [] if queue is None else queue  # the turn's steps still to run
+        self.log: list[Conquest] = []
+        self.gone: dict[int, RaceInst] = {}  # races that left the table this turn
+        self.uses: dict[tuple, int] = {}  # uses of abilities limited per turn
+        self.die = 0  # the last die roll
+        self.conquered = False  # the acting race conquered in this conquest step
+        self.abandoned = False  # … or abandoned a region
+        self.picked = False  # the active race was picked this turn
+        self.revealed: list[str] = []  # powers that came on offer this turn, refilling the market
+        self.declined = False  # a race went into decline this turn
+        self.gathered: set[int] = set()
+        self.placed: set[int] = set()
+        self.readied: dict[int, int] = {}  # tokens the active race took into hand, per region
+        self.returning: list[Piece] = []  # markers going back to their owners
+        self.depth = 0  # triggers running inside triggers
+        self.runs = 0  # triggers run in the current action (pack.yaml `budgets: trigger_runs`)
+        self.resumed: set[int] = set()  # races given a second conquest step this turn
+        self.decisions: list[Decision] = []  # triggers waiting for their player's choice
+        # what the turn returns to once they are made: "queue" (its next step) or (phase, acting, actor)
+        self.resume: Any = None
+        self.undo: Any = None  # while a conquest's own triggers run: what `cancel conquest` takes back (undo.py)
 
 
 @dataclass(eq=False)
@@ -294,11 +297,14 @@ class Game:
             return {k: same(v) if isinstance(v, RaceInst) else v for k, v in b.items()}
 
         resume = (t.resume[0], same(t.resume[1]), t.resume[2]) if isinstance(t.resume, tuple) else t.resume
-        turn = TurnState(t.phase, t.actor, same(t.acting), [(s, same(i)) for s, i in t.queue], list(t.log), gone,
-                         dict(t.uses), t.die, t.conquered, t.abandoned, t.picked, list(t.revealed), t.declined,
-                         set(t.gathered), set(t.placed), dict(t.readied), list(t.returning), t.depth, t.runs, set(t.resumed),
-                         [Decision(d.trigger, same(d.race), bound(d.bindings)) for d in t.decisions],  # type: ignore[arg-type]
-                         resume)
+        turn = TurnState(t.phase, t.actor, [(s, same(i)) for s, i in t.queue])
+        turn.acting, turn.log, turn.gone, turn.uses, turn.die = same(t.acting), list(t.log), gone, dict(t.uses), t.die
+        turn.conquered, turn.abandoned, turn.picked, turn.declined = t.conquered, t.abandoned, t.picked, t.declined
+        turn.revealed, turn.gathered, turn.placed = list(t.revealed), set(t.gathered), set(t.placed)
+        turn.readied = dict(t.readied)
+        turn.returning, turn.depth, turn.runs, turn.resumed = list(t.returning), t.depth, t.runs, set(t.resumed)
+        turn.decisions = [Decision(d.trigger, same(d.race), bound(d.bindings)) for d in t.decisions]  # type: ignore[arg-type]
+        turn.resume = resume
         return Game(self.ruleset, self.setup, self.board, self.seed, rng, players, self.market.copy(), self.bank,
                     dict(self.tray), dict(self.pools), {k: list(v) for k, v in self.hidden.items()},
                     [same(i) for i in self.occupant], list(self.tokens), [list(m) for m in self.markers], races,
