@@ -11,7 +11,7 @@ uses none unless a rule says `while declined` or `always`).
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Final
 
 from swdsl.engine import caches
 from swdsl.engine.content import Content
@@ -56,22 +56,24 @@ def may_hold(game: Game, name: str, on_markers: frozenset[str], on_powers: froze
     return name in on_markers or bool(game.bound_powers) and name in on_powers
 
 
-class Held(NamedTuple):
+class Held:
     """What a race holds through its regions: the regions with content with rules, that content (each
     declaration once, in region order), the stats it modifies and its abilities; its modifiers of a
     stat (with the race's declined state), triggers of an event and the fold's modifiers of a stat are
-    worked out at their first use."""
+    worked out at their first use. A plain class: mypyc makes and reads it natively."""
 
-    regions: set[int]
-    content: tuple[Content, ...]
-    stats: frozenset[str]
-    abilities: tuple[Ability, ...]
-    mods: dict[tuple[str, bool], tuple[Modifier, ...]]
-    triggers: dict[str, tuple[Trigger, ...]]
-    folds: dict[str, tuple]  # per stat, (the race's plan, its modifiers and these in fold order): stats.fold
+    def __init__(self, regions: set[int], content: tuple[Content, ...], stats: frozenset[str],
+                 abilities: tuple[Ability, ...]) -> None:
+        self.regions = regions
+        self.content = content
+        self.stats = stats
+        self.abilities = abilities
+        self.mods: dict[tuple[str, bool], tuple[Modifier, ...]] = {}
+        self.triggers: dict[str, tuple[Trigger, ...]] = {}
+        self.folds: dict[str, tuple] = {}  # per stat, (the race's plan, its modifiers and these in fold order): stats.fold
 
 
-NOTHING_HELD: Final = Held(set(), (), frozenset(), (), {}, {}, {})
+NOTHING_HELD: Final = Held(set(), (), frozenset(), ())
 
 
 def where(game: Game) -> tuple[dict[str, tuple[int, ...]], frozenset[int], dict[RaceInst, Held]]:
@@ -137,7 +139,7 @@ def _held(game: Game, inst: RaceInst, index: tuple) -> Held:
                 if not any(c is x for x in content):
                     content.append(c)
         found = kept[inst] = Held(hits, tuple(content), frozenset(st for c in content for st in c.modifiers),
-                                  tuple(a for c in content for a in c.abilities), {}, {}, {})
+                                  tuple(a for c in content for a in c.abilities))
     return found
 
 

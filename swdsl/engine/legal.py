@@ -24,7 +24,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable
-from typing import Any, Final, NamedTuple
+from dataclasses import dataclass
+from typing import Any, Final
 
 from swdsl.engine import caches, market, pieces, turn
 from swdsl.engine.abilities import ability_actions, ability_candidates, decision_actions, use_ability
@@ -86,11 +87,12 @@ def _conquest_allows(kind: str):
 # ---- the table of action kinds ---------------------------------------------------------
 
 
-class Kind(NamedTuple):
+@dataclass(frozen=True, eq=False)
+class Kind:
     """An action kind in one phase: a guard on the whole turn state, the
     arguments worth trying, and the predicate an argument must pass (None: every
     option is allowed, and only options are). Both legal_actions and is_legal
-    ask these, so no condition is written twice."""
+    ask these, so no condition is written twice. (A dataclass: mypyc reads its fields directly.)"""
 
     guard: Callable[[Game, RaceInst], bool]
     options: Callable[[Game, RaceInst], list]  # a new list each time

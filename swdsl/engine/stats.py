@@ -24,7 +24,7 @@ records every step.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final, NamedTuple
+from typing import Any, Final
 
 from swdsl.engine import caches
 from swdsl.engine.caches import NOT_KEPT, kept_for_kind
@@ -143,22 +143,27 @@ def modified(game: Game, stat: str, inst: RaceInst | None) -> bool:
     return stat in held(game, inst).stats
 
 
-class Plan(NamedTuple):
+class Plan:
     """How a stat folds for one race, worked out once per race and stat and again only when what it
     was worked out from changes (its hooks, its state, powers bound to regions): a fold is then a
-    loop over a short tuple, and one that depends on the map and `target` only is a per-board table."""
+    loop over a short tuple, and one that depends on the map and `target` only is a per-board table.
+    A plain class: mypyc makes it and reads its fields natively (a named tuple's are Python
+    attribute lookups at every fold, a dataclass's `__init__` Python at every plan made)."""
 
-    race: Any  # what it was made from (the key): the race's banner and power, its declined state,
-    power: Any  # whether any power is bound to a region
-    declined: bool
-    bound: bool
-    mods: tuple[Modifier, ...]  # edition rules', banner's and power's modifiers that apply, in fold order
-    held: bool  # content held through regions may add modifiers (relics, places, bound powers)
-    favoured: Callable[[Any, Any], bool] | None  # what a shield undoes, when shields exist
-    table: int | None  # the per-board table's key when the value is a function of the map and `target` only
-    borders: int | None  # which borders the table was made with, when it reads some (_borders)
-    local: bool  # the table reads only `target`'s own facts: its values are kept per kind of region (_local_value)
-    gated: bool  # some of its modifiers have a gate (Modifier.gate): a fold leaves out those closed (_gated)
+    def __init__(self, race: Any, power: Any, declined: bool, bound: bool, mods: tuple[Modifier, ...], held: bool,
+                 favoured: Callable[[Any, Any], bool] | None, table: int | None, borders: int | None, local: bool,
+                 gated: bool) -> None:
+        self.race = race  # what it was made from (the key): the race's banner and power, its declined state,
+        self.power = power  # whether any power is bound to a region
+        self.declined = declined
+        self.bound = bound
+        self.mods = mods  # edition rules', banner's and power's modifiers that apply, in fold order
+        self.held = held  # content held through regions may add modifiers (relics, places, bound powers)
+        self.favoured = favoured  # what a shield undoes, when shields exist
+        self.table = table  # the per-board table's key when the value is a function of the map and `target` only
+        self.borders = borders  # which borders the table was made with, when it reads some (_borders)
+        self.local = local  # the table reads only `target`'s own facts: its values are kept per kind of region
+        self.gated = gated  # some of its modifiers have a gate (Modifier.gate): a fold leaves out those closed (_gated)
 
 
 def plan(game: Game, stat: str, inst: RaceInst | None) -> Plan:
