@@ -289,7 +289,9 @@ def check_times(pack: str) -> dict:
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     warm = _swdsl("warm", pack)
     return {"all_packs_cold_cpu_seconds": round(cpu, 3), "all_packs_cold_wall_seconds": round(wall, 3),
-            "one_pack_warm_seconds": round(warm.get("seconds", float("nan")), 4)}
+            "one_pack_warm_seconds": round(warm.get("seconds", float("nan")), 4),
+            # PYTHONDONTWRITEBYTECODE set and no .pyc yet: every start compiles the modules from source
+            "bytecode_written": not os.environ.get("PYTHONDONTWRITEBYTECODE")}
 
 
 def machine() -> str:

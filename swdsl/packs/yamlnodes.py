@@ -81,7 +81,7 @@ class Reader:
             self.diags.append(Diagnostic(self.path, Span(1, 1, 1, 2), "SW201", "the file is empty",
                                          "write the content as `key: value` lines"))
             return None
-        problem = _expansion_problem(node)
+        problem = _expansion_problem(node) if "&" in text else None  # no anchor, no alias: nothing to expand
         if problem is not None:
             at, message, hint = problem
             self.diags.append(Diagnostic(self.path, span_of(at), "SW208", message, hint))
