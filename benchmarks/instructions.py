@@ -11,7 +11,8 @@ rates — so bench.py's timings stay the measure, and this is the check that a c
 Each checkout records games of the same seeds with random bots (its own: an older checkout's
 rules may not accept a newer one's games), then replays them (every action checked for
 legality) and plays the same seeds again, under callgrind. A run that only loads the ruleset
-and the records is subtracted from each, so the count is the work of the actions alone.
+and the records (and warms the caches on the first game: replayed, and drawn at each of its
+positions) is subtracted from each, so the count is the work of the actions alone.
 With --draws, also a random bot's draw (`legal.sample`) on the recorded positions: the records
 of this checkout are applied again (unchecked), once with a draw made at every position before
 its action and once without, by every checkout. Every checkout then decides on the same
@@ -61,7 +62,11 @@ def _worker(pack: str, players: int, records: str, what: str, games: int) -> Non
         return
     with open(records, "rb") as f:
         recs = pickle.load(f)
-    replay(rs, recs[0])  # warm: the board's memo and the fold plans filled
+    replay(rs, recs[0])  # warm: the board's memo and the fold plans filled, as in a long run
+    warm, draws = new_game(rs, players, recs[0]["seed"]), random.Random(4)
+    for action in actions_of(recs[0]):  # and what only drawing fills (declared borders per region)
+        sample(warm, draws)
+        apply_legal(warm, action)
     actions = 0
     rng = random.Random(5)
     for i, rec in enumerate(recs[1:], 1):
