@@ -78,7 +78,7 @@ def play(game: Game, bots: list, check=None, limit: int | None = None, watchers:
     `after(game, action)` around it. A bot with `act(game)` draws its action itself (with its
     verdict); the others choose from `legal_actions`. Returns the actions played."""
     n = 0
-    limit = game.ruleset.budgets.actions if limit is None else limit
+    limit = game.index.action_budget if limit is None else limit
     acts = [getattr(bot, "act", None) for bot in bots]
     while not game.over and n < limit:
         act = acts[game.actor]

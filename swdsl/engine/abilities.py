@@ -19,9 +19,9 @@ def held_abilities(game: Game, inst: RaceInst, phase: str | None = None) -> tupl
     """The race's own abilities, then the edition rules' ones, then those of the content it holds
     (relics, places, bound powers; with `phase`: only if some held content has abilities in that
     phase)."""
-    rs = game.ruleset
-    own = inst.abilities + rs.rule_abilities
-    if phase is not None and not may_hold(game, phase, rs.held_phases, rs.power_phases):
+    ix = game.index
+    own = inst.abilities + ix.rule_abilities
+    if phase is not None and not may_hold(game, phase, ix.held_phases, ix.power_phases):
         return own
     extra = held(game, inst).abilities
     return own + extra if extra else own
@@ -31,7 +31,7 @@ def ability_users(game: Game, inst: RaceInst) -> list[RaceInst]:
     """Whose abilities are on offer while `inst` acts: the acting race, then its player's other races
     (their abilities written `while declined` or `always`: a declined race still uses them)."""
     users = [inst]
-    if inst.player is not None and game.ruleset.lasting_abilities:
+    if inst.player is not None and game.index.lasting_abilities:
         p = game.players[inst.player]
         if p.active is not None and p.active is not inst:
             users.append(p.active)
@@ -79,7 +79,7 @@ def _offered(game: Game, inst: RaceInst, phase: str,
     ability offered to every race at every decision, choosing a region where some marker lies, is
     mostly left out so). A list, not a generator: asked at every decision."""
     out: list[tuple[RaceInst, str, Ability, Ctx, dict, Any]] = []
-    if phase not in game.ruleset.ability_phases:
+    if phase not in game.index.ability_phases:
         return out
     for user in ability_users(game, inst):
         for ab in held_abilities(game, user, phase):
@@ -135,9 +135,9 @@ def ability_candidates(game: Game, inst: RaceInst, phase: str) -> tuple[list[Act
     its verdict (None), if legal): `sample` checks only the ones it draws."""
     legal: list[Action] = []
     unlisted: list[tuple] = []
-    rs = game.ruleset
-    if phase not in rs.ability_phases or not (inst.abilities or rs.rule_abilities or rs.lasting_abilities or any_attached(
-            game) and may_hold(game, phase, rs.held_phases, rs.power_phases)):
+    ix = game.index
+    if phase not in ix.ability_phases or not (inst.abilities or ix.rule_abilities or ix.lasting_abilities or any_attached(
+            game) and may_hold(game, phase, ix.held_phases, ix.power_phases)):
         return legal, unlisted
     for user, key, ab, ctx, uses, first in _offered(game, inst, phase):
         choose = ab.choose

@@ -8,7 +8,7 @@ The caches, and why each is always right (docs/architecture.md, Speed):
   depend on the map and the stat's regions alone (`target`, and `other` for
   region.adjacent; borders too: the map's, or those a race declares when they are a
   per-board table themselves, the table keyed by which), kept in the board, which
-  never changes — or, when they read only a region's own facts, in the ruleset by kind of
+  never changes — or, when they read only a region's own facts, in the ruleset's index by kind of
   region (Board.kind_ids), for every board — and used only while the race holds no content modifying the stat, no
   shield applies, and it sees the borders the table was made with (stats.tabled);
 - a race's declared neighbours when its region.adjacent rules read only the map, the two
@@ -95,11 +95,11 @@ def reading(game: Any) -> Iterator[None]:
 def reads(fn: F) -> F:
     """`fn(game, …)` only reads the game (legality): it runs `reading` it when something asked
     in it may be asked again — a race's neighbours, where declared adjacency is worked out live
-    (`Ruleset.live_adjacency`); a conquest's cost is asked once per target there, and the scope
+    (`Index.live_adjacency`); a conquest's cost is asked once per target there, and the scope
     itself costs a twentieth of a random game."""
     @functools.wraps(fn)
     def scoped(game, *args):
-        if _SCOPE.game is not None or not game.ruleset.live_adjacency:
+        if _SCOPE.game is not None or not game.index.live_adjacency:
             return fn(game, *args)
         _SCOPE.game = game
         try:

@@ -65,15 +65,15 @@ def fire(game: Game, event: str, inst: RaceInst | None, **bindings) -> None:
     triggers of the player's other races and the `by anyone` triggers of every
     other race. A chain deeper than MAX_TRIGGER_DEPTH stops (a pack cannot loop
     forever)."""
-    rs = game.ruleset
-    if event not in rs.heard_events:
+    ix = game.index
+    if event not in ix.heard_events:
         return
-    triggers: tuple[Trigger, ...] = rs.rule_triggers.get(event, ())
+    triggers: tuple[Trigger, ...] = ix.rule_triggers.get(event, ())
     if inst is not None:
-        own = _own_triggers(game, inst, event) if rs.held_events or game.bound_powers else inst.triggers.get(event)
+        own = _own_triggers(game, inst, event) if ix.held_events or game.bound_powers else inst.triggers.get(event)
         if own:
             triggers = triggers + own if triggers else own
-    listeners = _listeners(game, event, inst) if event in rs.wide_events else ()
+    listeners = _listeners(game, event, inst) if event in ix.wide_events else ()
     turn = game.turn
     if not (triggers or listeners) or turn.depth >= MAX_TRIGGER_DEPTH:
         return
@@ -111,7 +111,7 @@ def run_trigger(game: Game, t: Trigger, ctx: Ctx) -> None:
 def _count(game: Game, t: Trigger) -> None:
     """One more trigger run in this action; past the budget the game stops, naming the trigger."""
     game.turn.runs += 1
-    budget = game.ruleset.budgets.trigger_runs
+    budget = game.index.trigger_budget
     if game.turn.runs > budget:
         raise ContentError(t.where, "SW501", f"more than {budget} triggers ran in one action (this one is "
                            f"{t.event} of {t.source})", "triggers that set each other off loop; raise "
@@ -120,8 +120,8 @@ def _count(game: Game, t: Trigger) -> None:
 
 def _own_triggers(game: Game, inst: RaceInst, event: str) -> tuple[Trigger, ...]:
     triggers = inst.triggers.get(event, ())
-    rs = game.ruleset
-    if may_hold(game, event, rs.held_events, rs.power_events):
+    ix = game.index
+    if may_hold(game, event, ix.held_events, ix.power_events):
         held = held_triggers(game, inst, event)
         if held:
             triggers = triggers + held
@@ -134,8 +134,8 @@ def _listeners(game: Game, event: str, inst: RaceInst | None) -> list[tuple[Race
     if inst is None:
         return []
     out: list[tuple[RaceInst, Trigger]] = []
-    rs = game.ruleset
-    hearers = None if may_hold(game, event, rs.held_events, rs.power_events) else rs.wide_hearers.get(event, ())
+    ix = game.index
+    hearers = None if may_hold(game, event, ix.held_events, ix.power_events) else ix.wide_hearers.get(event, ())
     for other in table_races(game):
         if other is inst or hearers is not None and not any(other.race is c or other.power is c for c in hearers):
             continue
@@ -170,7 +170,7 @@ def _race_id(inst: RaceInst) -> int:
 
 def fire_each(game: Game, event: str) -> None:
     """Fire `event` for every race on the table, in turn order (`round.start`, `game.end`)."""
-    if event not in game.ruleset.heard_events:
+    if event not in game.index.heard_events:
         return
     for inst in table_races(game):
         if inst.id in game.races:

@@ -22,7 +22,7 @@ from swdsl.engine.state import Game, RaceInst
 def attached(game: Game, region: int) -> list[Content]:
     """The content with rules lying in `region`: hooked markers (and what they wear), then bound powers."""
     rs = game.ruleset
-    hooked, worn = rs.hooked_markers, game.worn  # read once: a Ruleset's attribute is a dictionary lookup
+    hooked, worn = game.index.hooked_markers, game.worn  # read once: a Ruleset's attribute is a dictionary lookup
     out = []
     for name, _, _ in game.markers[region]:
         if name in hooked:
@@ -39,20 +39,20 @@ def defenders(game: Game, region: int) -> int:
     it (its own and nobody's): what a conquest must beat and what `tokens of` counts."""
     n = game.tokens[region]
     inst = game.occupant[region]
-    if inst is None or not game.ruleset.token_markers or not game.markers[region]:
+    if inst is None or not game.index.token_markers or not game.markers[region]:
         return n
-    counted = game.ruleset.token_markers
+    counted = game.index.token_markers
     return n + sum(1 for name, owner, _ in game.markers[region] if name in counted and owner in (None, inst.id))
 
 
 def any_attached(game: Game) -> bool:
     """Could any region hold content with rules? (Most packs have none: the engine then skips the search.)"""
-    return bool(game.ruleset.hooked_markers or game.bound_powers)
+    return bool(game.index.hooked_markers or game.bound_powers)
 
 
 def may_hold(game: Game, name: str, on_markers: frozenset[str], on_powers: frozenset[str]) -> bool:
     """Could held content have rules for `name` (an event, an ability phase), given what markers and
-    powers have (ruleset.held_events, …)? When not, the holdings are not looked at."""
+    powers have (Index.held_events, …)? When not, the holdings are not looked at."""
     return name in on_markers or bool(game.bound_powers) and name in on_powers
 
 
@@ -86,7 +86,7 @@ def where(game: Game) -> tuple[dict[str, tuple[int, ...]], frozenset[int], dict[
     if found is not None and caches.SWITCH.on:
         return found
     names: dict[str, list[int]] = {}
-    hooked, rs = set(game.bound_powers), game.ruleset.hooked_markers
+    hooked, rs = set(game.bound_powers), game.index.hooked_markers
     for r, marks in enumerate(game.markers):
         for name, _, _ in marks:
             regions = names.get(name)  # not setdefault: it would make a list for every marker
@@ -114,7 +114,7 @@ def held(game: Game, inst: RaceInst) -> Held:
     if memo is not None and memo[0] is index and caches.SWITCH.on:
         return memo[1]
     if index is None or not caches.SWITCH.on:
-        if not (game.ruleset.hooked_markers or game.bound_powers):
+        if not (game.index.hooked_markers or game.bound_powers):
             return NOTHING_HELD
         index = where(game)
     found = _held(game, inst, index)

@@ -323,7 +323,7 @@ def apply(game: Game, action: Action) -> None:
 def apply_legal(game: Game, action: Action, cost: int | None = None) -> None:
     """Play an action already known to be legal (bots use this after choosing
     from legal_actions, to avoid generating them twice)."""
-    if len(game.actions) >= game.ruleset.budgets.actions:
+    if len(game.actions) >= game.index.action_budget:
         _over_budget(game)
     game.actions.append(action)
     kind = action.kind
@@ -384,7 +384,7 @@ def _apply_to_region(game: Game, inst: RaceInst, kind: str, r: int, cost: int | 
 def _over_budget(game: Game) -> None:
     """The game passed the pack's action budget: stop it, naming the ability used most (the
     usual cause: one that nothing bounds)."""
-    budget = game.ruleset.budgets.actions
+    budget = game.index.action_budget
     used = Counter(str(a[1]).split("@", 1)[0] for a in game.actions if a[0] == "ability")
     key, times = used.most_common(1)[0] if used else ("", 0)
     ab = next((a for c in game.ruleset.everything() for a in c.abilities if a.key == key), None)

@@ -15,7 +15,7 @@ from swdsl.engine.stats import value
 
 def fee(game: Game, column: int, row: int) -> int:
     """The coins a player taking a combo below puts on the combo at `row` (or pays the bank)."""
-    if "combo.fee" not in game.ruleset.modified_stats:
+    if "combo.fee" not in game.index.modified_stats:
         return 1
     rs, m = game.ruleset, game.market
     waiting = RaceInst(0, rs.races[m.columns[column][row]], rs.powers[m.powers[row]], None)
@@ -24,7 +24,7 @@ def fee(game: Game, column: int, row: int) -> int:
 
 def price(game: Game, column: int, row: int) -> int:
     """What taking the combo at `row` costs: the fees of every combo above it."""
-    if "combo.fee" not in game.ruleset.modified_stats:
+    if "combo.fee" not in game.index.modified_stats:
         return row
     return sum(fee(game, column, i) for i in range(row))
 

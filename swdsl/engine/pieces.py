@@ -481,7 +481,7 @@ def bind_power(game: Game, region: int) -> str | None:
     shuffled in if it is empty) is bound to `region` for the rest of the game:
     the race holding the region has its rules (no tokens). None if there is none."""
     m = game.market
-    visible = game.ruleset.market.visible
+    visible = game.index.visible
     if len(m.powers) <= visible:
         refill_powers(game)
     if len(m.powers) <= visible:

@@ -5,10 +5,8 @@ from __future__ import annotations
 import attrs
 
 from swdsl.engine.board import Board
-from swdsl.engine.content import Content, SharedVar
-from swdsl.engine.hooks import Ability, Modifier, Trigger
-
-_LATE = ("times", "at least", "at most")  # modifier operations a fold applies after the others
+from swdsl.engine.content import Content
+from swdsl.engine.index import Index
 
 
 @attrs.frozen
@@ -132,83 +130,14 @@ class Ruleset:
     team_score: str = "sum"  # how a team's score comes from its players' coins: lowest, sum or highest
     terrains: frozenset[str] = frozenset()
     symbols: frozenset[str] = frozenset()
-    rule_mods: dict[str, tuple[Modifier, ...]] = attrs.field(factory=dict)
-    rule_triggers: dict[str, tuple[Trigger, ...]] = attrs.field(factory=dict)
-    rule_abilities: tuple[Ability, ...] = ()  # offered to every acting race
-    reorders: bool = False  # some modifier is a `times`, `at least` or `at most`: folds order them last
-    lasting_abilities: bool = False  # some ability works in decline: the player's other races offer theirs
-    ability_phases: frozenset[str] = frozenset()  # the phases some ability is offered in
-    modified_stats: frozenset[str] = frozenset()  # stats any content modifies
-    heard_events: frozenset[str] = frozenset()  # events some trigger hears: the others are not fired at all
-    wide_events: frozenset[str] = frozenset()  # events some trigger hears for other races (`by ours`, `by anyone`)
-    # per such event, the banners and powers with such a trigger (held content aside): only their races listen
-    wide_hearers: dict[str, tuple[Content, ...]] = attrs.field(factory=dict)
-    cancels: bool = False  # some trigger may `cancel conquest`: conquests note what they change (undo.py)
     copied: dict[tuple[str, str], Content] = attrs.field(factory=dict)  # (wearer, original): rules as worn
-    hooked_markers: frozenset[str] = frozenset()
-    marker_stats: frozenset[str] = frozenset()  # stats some relic or place modifies
-    # what content held through regions (markers and the rules they wear; powers bound to regions) has:
-    # anything else never looks at holdings, so a relic does not slow every event or stat
-    held_events: frozenset[str] = frozenset()
-    held_phases: frozenset[str] = frozenset()  # phases of their abilities
-    held_vars: bool = False  # some held content has variables
-    power_events: frozenset[str] = frozenset()
-    power_phases: frozenset[str] = frozenset()
-    power_stats: frozenset[str] = frozenset()  # stats some power modifies (powers can be bound to regions)
-    shared_vars: dict[str, SharedVar] = attrs.field(factory=dict)  # `game var`s and `player var`s, by name
-    token_markers: frozenset[str] = frozenset()  # markers that count as their holder's tokens
-    # some declared adjacency reads more than the map and a few values (variables, `here`): a race's
-    # neighbours are worked out live, and kept while a game is only read (caches.reads)
-    live_adjacency: bool = False
-    # worked out while games run, shared by them (stats.py): fold plans per stat, banner, power and
-    # state (content ids: the ruleset owns the content), a key per (stat, modifiers) whose fold is a
-    # per-board table, and the values of the tables that read a region's own facts alone, by kind of
-    # region (Board.kind_ids): every board drawn from modular faces finds them there
-    plans: dict = attrs.field(factory=dict, eq=False, repr=False)
-    tables: dict = attrs.field(factory=dict, eq=False, repr=False)
-    local: dict = attrs.field(factory=dict, eq=False, repr=False)
-    gates: dict = attrs.field(factory=dict, eq=False, repr=False)  # per modifiers and kind of region (stats._gated)
+    index: Index = attrs.field(init=False, eq=False, repr=False)  # what the engine reads at every decision
     # for the tools, never read by the engine: per family (race, power, piece, pool), each way a name
     # may be written (a key, a display name, another spelling) -> the keys it may mean
     spellings: dict[str, dict[str, tuple[str, ...]]] = attrs.field(factory=dict)
 
     def __attrs_post_init__(self) -> None:
-        mods: dict[str, list[Modifier]] = {}
-        trigs: dict[str, list[Trigger]] = {}
-        for rule in self.rules:
-            for stat, ms in rule.modifiers.items():
-                mods.setdefault(stat, []).extend(ms)
-            for event, ts in rule.triggers.items():
-                trigs.setdefault(event, []).extend(ts)
-        self.rule_mods = {k: tuple(v) for k, v in mods.items()}
-        self.rule_triggers = {k: tuple(v) for k, v in trigs.items()}
-        self.rule_abilities = tuple(a for rule in self.rules for a in rule.abilities)
-        everything = self.everything()
-        self.modified_stats = frozenset(st for c in everything for st in c.modifiers)
-        self.reorders = any(m.op in _LATE for c in everything for ms in c.modifiers.values() for m in ms)
-        self.lasting_abilities = any(a.scope != "active" for c in everything for a in c.abilities)
-        self.ability_phases = frozenset(a.phase for c in everything for a in c.abilities)
-        self.heard_events = frozenset(event for c in everything for event in c.triggers)
-        self.wide_events = frozenset(t.event for c in everything for ts in c.triggers.values() for t in ts
-                                     if t.audience != "me")
-        self.wide_hearers = {event: tuple(c for c in [*self.races.values(), *self.powers.values()]
-                                          if any(t.audience != "me" for t in c.triggers.get(event, ())))
-                             for event in self.wide_events}
-        self.cancels = any(t.cancels for c in everything for ts in c.triggers.values() for t in ts)
-        copiers = {n for c in everything for n in c.copiers}
-        self.hooked_markers = frozenset(n for n, m in self.markers.items() if m.has_hooks or n in copiers)
-        self.marker_stats = frozenset(st for m in self.markers.values() for st in m.modifiers)
-        self.power_stats = frozenset(st for p in self.powers.values() for st in p.modifiers)
-        held = [*self.markers.values(), *self.copied.values()]
-        self.held_events = frozenset(event for c in held for event in c.triggers)
-        self.held_phases = frozenset(a.phase for c in held for a in c.abilities)
-        self.held_vars = any(c.variables for c in [*held, *self.powers.values()])
-        self.power_events = frozenset(event for p in self.powers.values() for event in p.triggers)
-        self.power_phases = frozenset(a.phase for p in self.powers.values() for a in p.abilities)
-        self.shared_vars = {v.name: v for c in everything for v in c.shared}
-        self.token_markers = frozenset(n for n, m in self.markers.items() if m.counts_as_token)
-        self.live_adjacency = any(not (m.map_only or m.given) for c in [*everything, *self.copied.values()]
-                                  for m in c.modifiers.get("region.adjacent", ()))
+        self.index = Index(self)
 
     def everything(self) -> list[Content]:
         """Every race, power, marker and edition rule."""

@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from swdsl.engine.board import Board
 from swdsl.engine.content import Content
 from swdsl.engine.hooks import Ability, Modifier, Trigger
+from swdsl.engine.index import Index
 from swdsl.engine.ruleset import Ruleset, Setup
+
+if TYPE_CHECKING:
+    from swdsl.engine.stats import Plan
 
 Piece = tuple[str, int | None, int]
 """A marker on the map: its name, the id of the race it belongs to (None: nobody's) and the number it
@@ -47,7 +51,7 @@ class RaceInst:
     mods: dict[str, tuple[Modifier, ...]] = field(default_factory=dict)
     triggers: dict[str, tuple[Trigger, ...]] = field(default_factory=dict)
     abilities: tuple[Ability, ...] = ()
-    fold_cache: dict[str, Any] = field(default_factory=dict)  # per stat, its fold plan (stats.plan)
+    fold_cache: dict[str, Plan] = field(default_factory=dict)  # per stat, its fold plan (stats.plan)
     # what it holds through its regions, with the marker index it was read from (holdings.held); every
     # change of `regions` goes through hold/release/release_all, which drop it
     holding: tuple | None = None
@@ -236,6 +240,10 @@ class Game:
     folding: list[tuple] = field(default_factory=list)  # the stats being folded now: (stat, race, bindings' items)
     # not state: where the face-up markers lie (holdings.where), None once a marker or bound power moves
     where: Any = None
+    index: Index = field(init=False)  # the ruleset's, read natively at every decision
+
+    def __post_init__(self) -> None:
+        self.index = self.ruleset.index
 
     @property
     def over(self) -> bool:
@@ -262,7 +270,7 @@ class Game:
         m = self.market
         out: list[tuple[int, int, str, str]] = []
         for c, column in enumerate(m.columns):
-            n = min(self.ruleset.market.visible, len(column), len(m.powers))
+            n = min(self.index.visible, len(column), len(m.powers))
             out.extend((c, i, column[i], m.powers[i]) for i in range(n))
         return out
 

@@ -135,10 +135,10 @@ def modified(game: Game, stat: str, inst: RaceInst | None) -> bool:
     """Could any rule change `stat` for `inst`? When not, the engine uses its base
     (and searches the frontier instead of every region, and so on). Content held
     through regions counts only if the race holds some that modifies the stat."""
-    rs = game.ruleset
-    if stat in rs.rule_mods or inst is not None and stat in inst.mods:
+    ix = game.index
+    if stat in ix.rule_mods or inst is not None and stat in inst.mods:
         return True
-    if inst is None or not (stat in rs.marker_stats or game.bound_powers and stat in rs.power_stats):
+    if inst is None or not (stat in ix.marker_stats or game.bound_powers and stat in ix.power_stats):
         return False
     return stat in held(game, inst).stats
 
@@ -177,41 +177,41 @@ def plan(game: Game, stat: str, inst: RaceInst | None) -> Plan:
     if not caches.SWITCH.on:
         return _make_plan(game, stat, inst, bound)
     if inst is None:
-        p = game.ruleset.plans.get((stat, id(None), id(None), False, bound))
+        p = game.index.plans.get((stat, id(None), id(None), False, bound))
         return p if p is not None else _shared_plan(game, stat, None, bound)
     p = inst.fold_cache[stat] = _shared_plan(game, stat, inst, bound)
     return p
 
 
 def _shared_plan(game: Game, stat: str, inst: RaceInst | None, bound: bool) -> Plan:
-    """Races with the same banner, power and state share their plans (the ruleset keeps them)."""
+    """Races with the same banner, power and state share their plans (the ruleset's index keeps them)."""
     key = (stat, id(inst and inst.race), id(inst and inst.power), bool(inst and inst.declined), bound)
-    p = game.ruleset.plans.get(key)
+    p = game.index.plans.get(key)
     if p is None:
-        p = game.ruleset.plans[key] = _make_plan(game, stat, inst, bound)
+        p = game.index.plans[key] = _make_plan(game, stat, inst, bound)
     return p
 
 
 def _make_plan(game: Game, stat: str, inst: RaceInst | None, bound: bool) -> Plan:
-    rs = game.ruleset
-    mods = rs.rule_mods.get(stat, ())
+    ix = game.index
+    mods = ix.rule_mods.get(stat, ())
     if inst is not None:
         mods = tuple(m for m in mods + inst.mods.get(stat, ()) if inst.scope_ok(m.scope))
-    if rs.reorders:
+    if ix.reorders:
         mods = tuple(sorted(mods, key=_late))
-    held = inst is not None and (stat in rs.marker_stats or bound and stat in rs.power_stats)
+    held = inst is not None and (stat in ix.marker_stats or bound and stat in ix.power_stats)
     # a shield undoes a race's or content's modifier, never an edition rule's
-    shields = "region.shielded" in rs.modified_stats and (held or any(m.origin != "rule" for m in mods))
+    shields = "region.shielded" in ix.modified_stats and (held or any(m.origin != "rule" for m in mods))
     favoured = _FAVOURED.get(STATS[stat].favours) if shields else None
     # borders are the map's inside a region.adjacent fold; elsewhere those the race's own rules declare
     borders = None
     if stat != "region.adjacent" and any(m.map_only == "adjacency" for m in mods):
-        own = inst is not None and ("region.adjacent" in rs.rule_mods or "region.adjacent" in inst.mods)
+        own = inst is not None and ("region.adjacent" in ix.rule_mods or "region.adjacent" in inst.mods)
         declared = plan(game, "region.adjacent", inst).table if own else _MAP
         borders = _LIVE if declared is None else declared
     table = None
     if mods and "target" in STATS[stat].bindings and borders != _LIVE and all(m.map_only for m in mods):
-        table = rs.tables.setdefault((stat, mods, borders), len(rs.tables))
+        table = ix.tables.setdefault((stat, mods, borders), len(ix.tables))
     return Plan(inst and inst.race, inst and inst.power, bool(inst and inst.declined), bound, mods, held,
                 favoured, table, borders, table is not None and all(m.map_only == "region" for m in mods),
                 any(m.gate is not None for m in mods))
@@ -237,7 +237,7 @@ def _borders(game: Game, inst: RaceInst | None) -> int:
 def shielding(game: Game, inst: RaceInst) -> bool:
     """Whether a race on the board may shield one of its regions from `inst` (region.shielded): folds a
     shield could change are then not a function of the map and their regions."""
-    return "region.shielded" in game.ruleset.modified_stats and any(
+    return "region.shielded" in game.index.modified_stats and any(
         d is not inst and d.regions and modified(game, "region.shielded", d) for d in game.races.values())
 
 
@@ -270,11 +270,11 @@ def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, A
 
 def _gated(game: Game, inst: RaceInst | None, mods: tuple[Modifier, ...], target: int) -> tuple[Modifier, ...]:
     """Those of `mods` whose gate (Modifier.gate) holds at `target`, ungated (asking only the rest of their
-    condition): a gate reads only the target's own facts, so this is kept in the ruleset per modifiers
+    condition): a gate reads only the target's own facts, so this is kept in the ruleset's index per modifiers
     and kind of region (Board.kind_ids), for every board."""
-    by_kind = game.ruleset.gates.get(mods)
+    by_kind = game.index.gates.get(mods)
     if by_kind is None:
-        by_kind = game.ruleset.gates[mods] = []
+        by_kind = game.index.gates[mods] = []
     kind = game.board.kind_ids[target]
     found = kept_for_kind(by_kind, kind)
     if found is NOT_KEPT:
@@ -293,7 +293,7 @@ def _with_held(game: Game, stat: str, inst: RaceInst, p: Plan) -> tuple[Modifier
     if found is not None and found[0] is p:
         return found[1]
     mods = p.mods + held_mods(game, inst, stat)
-    if game.ruleset.reorders:
+    if game.index.reorders:
         mods = tuple(sorted(mods, key=_late))
     h.folds[stat] = p, mods
     return mods
@@ -357,7 +357,7 @@ def value(game: Game, stat: str, inst: RaceInst | None, parts: list | None = Non
     """A stat's value for `inst`: its base, folded if any rule could change it (from the board's
     table when the fold depends on the map and `target` only)."""
     constant = _CONSTANT.get(stat, _NOTHING)
-    if parts is None and stat not in game.ruleset.modified_stats:  # no content modifies it: its base
+    if parts is None and stat not in game.index.modified_stats:  # no content modifies it: its base
         if constant is not _NOTHING:
             return constant
         base = STATS[stat].base(game, inst, b)
@@ -411,7 +411,7 @@ def local_values(game: Game, stat: str, inst: RaceInst, regions: list[int]) -> l
 def _local_value(game: Game, stat: str, base: Any, inst: RaceInst | None, p: Plan, values: list, target: int,
                  b: dict[str, Any] | None) -> Any:
     """The value of local plan `p` at `target`, from `values` (by kind of region), folded once per kind of
-    region and kept in the ruleset for every board: its regions' kinds are few and the same."""
+    region and kept in the ruleset's index for every board: its regions' kinds are few and the same."""
     kind = game.board.kind_ids[target]
     found = kept_for_kind(values, kind)
     if found is NOT_KEPT:
@@ -429,7 +429,7 @@ def kind_values(game: Game, stat: str, base: Any, inst: RaceInst | None, p: Plan
 
 
 def _by_kind(game: Game, p: Plan, base: Any) -> list:
-    local = game.ruleset.local
+    local = game.index.local
     values = local.get((p.table, base))
     if values is None:
         values = local[(p.table, base)] = []
@@ -570,7 +570,7 @@ def _declared(game: Game, inst: RaceInst, r: int) -> frozenset[int]:
 
 def shielded(game: Game, attacker: RaceInst | None, target: int | None) -> bool:
     """Whether the race holding `target` shields it from `attacker` (region.shielded)."""
-    if target is None or attacker is None or "region.shielded" not in game.ruleset.modified_stats:
+    if target is None or attacker is None or "region.shielded" not in game.index.modified_stats:
         return False
     defender = game.occupant[target]
     if defender is None or defender is attacker or not modified(game, "region.shielded", defender):
@@ -640,7 +640,7 @@ def conquest_cost(game: Game, inst: RaceInst, region: int, parts: list | None = 
 
 
 def _conquest_cost(game: Game, inst: RaceInst, region: int, parts: list | None, empty: bool) -> int:
-    if not empty and "conquest.as_empty" in game.ruleset.modified_stats and modified(game, "conquest.as_empty", inst):
+    if not empty and "conquest.as_empty" in game.index.modified_stats and modified(game, "conquest.as_empty", inst):
         empty = bool(value(game, "conquest.as_empty", inst, target=region))
     return fold(game, "conquest.cost", _cost_base(game, inst, region, parts, empty), inst,
                 _cost_bindings(region, empty), parts)
@@ -656,7 +656,7 @@ def is_immune(game: Game, region: int, attacker: RaceInst) -> bool:
 
 def region_minimum(game: Game, inst: RaceInst, region: int) -> int:
     """The fewest tokens `inst` may keep in `region` (region.minimum, at least 1)."""
-    if "region.minimum" not in game.ruleset.modified_stats or not modified(game, "region.minimum", inst):
+    if "region.minimum" not in game.index.modified_stats or not modified(game, "region.minimum", inst):
         return _CONSTANT["region.minimum"]  # most races, even where one has a minimum of its own
     return value(game, "region.minimum", inst, target=region)
 

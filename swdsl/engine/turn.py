@@ -48,7 +48,7 @@ def conquer(game: Game, inst: RaceInst, region: int, tokens: int, *, from_tray: 
     defender = attacked(game, region, inst)
     if defender is inst:
         return
-    tally = undo.Tally(game, region) if game.ruleset.cancels else None  # only if some rule may take it back
+    tally = undo.Tally(game, region) if game.index.cancels else None  # only if some rule may take it back
     defending = defenders(game, region)
     game.turn.log.append(Conquest(region, inst.id, defender.id if defender else None,
                                   defender.player if defender else None, game.tokens[region] > 0,
@@ -224,7 +224,7 @@ def begin_turn(game: Game) -> None:
     for inst in game.races.values():
         inst.turn_tags.clear()
     races = player_races(game, seat)
-    held_vars = game.ruleset.held_vars and any_attached(game)
+    held_vars = game.index.held_vars and any_attached(game)
     for inst in races:
         for c in (inst.race, inst.power, *(held_content(game, inst) if held_vars else ())):
             if c is not None:
@@ -235,7 +235,7 @@ def begin_turn(game: Game) -> None:
         for name, (init, reset) in rule.variables.items():
             if reset == "turn" or name not in game.vars:
                 game.vars[name] = init
-    for var in game.ruleset.shared_vars.values():
+    for var in game.index.shared_vars.values():
         if var.reset == "turn":
             (game.vars if var.owner == "game" else p.vars)[var.name] = var.initial
     if seat == 0:
@@ -264,7 +264,7 @@ def start_of_turn(game: Game) -> None:
 
 def _offers(game: Game, inst: RaceInst | None, phase: str) -> bool:
     """Does `inst` have an ability of `phase` it could use now? (Only asked when some content has one.)"""
-    if inst is None or phase not in game.ruleset.ability_phases:
+    if inst is None or phase not in game.index.ability_phases:
         return False
     return bool(ability_actions(game, inst, phase))
 

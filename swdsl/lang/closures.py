@@ -481,9 +481,9 @@ def _per_target(fn, adjacency: bool, local: bool):
             return fn(ctx)
         target = ctx.b.get("target")
         if local and target is not None:
-            values = ctx.game.ruleset.local.get(cached)
+            values = ctx.game.index.local.get(cached)
             if values is None:
-                values = ctx.game.ruleset.local[cached] = []
+                values = ctx.game.index.local[cached] = []
             kind = ctx.game.board.kind_ids[target]
             got = kept_for_kind(values, kind)
             if got is NOT_KEPT:

@@ -315,12 +315,12 @@ def _unshielded(options, is_option):
     """A region choice leaves out the regions shielded from the race (region.shielded)."""
     def unshielded_options(ctx):
         found = options(ctx)
-        if "region.shielded" not in ctx.game.ruleset.modified_stats:
+        if "region.shielded" not in ctx.game.index.modified_stats:
             return found
         return [r for r in found if not shielded(ctx.game, ctx.me, r)]
 
     def unshielded_option(ctx, r):
-        return is_option(ctx, r) and not ("region.shielded" in ctx.game.ruleset.modified_stats
+        return is_option(ctx, r) and not ("region.shielded" in ctx.game.index.modified_stats
                                           and shielded(ctx.game, ctx.me, r))
     return unshielded_options, unshielded_option
 

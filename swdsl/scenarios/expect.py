@@ -166,14 +166,14 @@ def check(path: Path, name: str, game: Game, exp: Mapping, at: Span) -> list[Fai
             if key == "markers" or key in got:
                 if got[key] != value:
                     fail("players", f"player {seat}: expected {key} {value!r}, got {got[key]!r}")
-            elif str(key).startswith("var ") and str(key)[4:] in game.ruleset.shared_vars:
-                initial = game.ruleset.shared_vars[str(key)[4:]].initial
+            elif str(key).startswith("var ") and str(key)[4:] in game.index.shared_vars:
+                initial = game.index.shared_vars[str(key)[4:]].initial
                 if initial != value:
                     fail("players", f"player {seat}: expected {key} {value!r}, got {initial!r}")
             else:
                 fail("players", f"player {seat}: unknown field '{key}' (known: markers, var NAME)")
     for name, want in (exp.get("vars") or {}).items():
-        known = {**{v.name: v.initial for v in game.ruleset.shared_vars.values() if v.owner == "game"}, **game.vars}
+        known = {**{v.name: v.initial for v in game.index.shared_vars.values() if v.owner == "game"}, **game.vars}
         if name not in known:
             fail("vars", f"no game variable '{name}'" + (f" (known: {', '.join(sorted(known))})" if known else ""))
         elif known[name] != want:

@@ -127,13 +127,13 @@ def test_the_map_only_memo_fills(classic):
     game = new_game(classic, 2, 1)
     memo = game.board.memo
     memo.clear()
-    classic.local.clear()
+    classic.index.local.clear()
     play(game, [RandomBot(1), RandomBot(2)])
     per_target = [k for k in memo if isinstance(k, tuple) and callable(k[0])]
     assert len(per_target) >= len(game.board)  # map-only conditions of modifiers, per target
-    water = [p for p in classic.plans.values() if any(m.source == "Water" for m in p.mods) and p.local]
-    assert water and any(classic.local.get((p.table, True)) for p in water)  # the whole fold, by kind of region
-    assert _kept_values(classic) <= len(set(game.board.kind_ids)) * len(classic.local)
+    water = [p for p in classic.index.plans.values() if any(m.source == "Water" for m in p.mods) and p.local]
+    assert water and any(classic.index.local.get((p.table, True)) for p in water)  # the whole fold, by kind of region
+    assert _kept_values(classic) <= len(set(game.board.kind_ids)) * len(classic.index.local)
     reach = [v for k, v in memo.items() if isinstance(k, tuple) and k[1:] == ("reach",)]
     assert reach  # where races enter, from Border entry's table (frontier.py)
 
@@ -158,13 +158,13 @@ def test_the_compiler_marks_what_reads_a_region_alone(tmp_path):
     (tmp_path / "pack.yaml").write_text("name: reads\nrequires: [classic]\n")
     (tmp_path / "rules.sw").write_text(LOCAL_RULES)
     rs = load_ruleset([str(tmp_path)])
-    reads = [m.map_only for m in rs.rule_mods["conquest.entry"] if m.source == "Reads"]
+    reads = [m.map_only for m in rs.index.rule_mods["conquest.entry"] if m.source == "Reads"]
     assert reads == ["region", "region", "adjacency", "map", "map", ""]
 
 
 def _kept_values(rs) -> int:
     """How many values the ruleset keeps by kind of region."""
-    return sum(v is not NOT_KEPT for values in rs.local.values() for v in values)
+    return sum(v is not NOT_KEPT for values in rs.index.local.values() for v in values)
 
 
 def test_tables_reading_a_region_alone_are_shared_by_every_drawn_board():
@@ -174,7 +174,7 @@ def test_tables_reading_a_region_alone_are_shared_by_every_drawn_board():
     the same faces fills its tables from them, folding nothing, equal to what folding finds;
     "Travel cost" reads the race's regions and is no table."""
     rs = load_ruleset(["warcraft"])
-    mods = {m.source: m for m in rs.rule_mods["conquest.entry"] + rs.rule_mods["travel.cost"]}
+    mods = {m.source: m for m in rs.index.rule_mods["conquest.entry"] + rs.index.rule_mods["travel.cost"]}
     assert mods["Entry regions"].map_only == "region" and mods["Travel cost"].map_only == ""
     layout = rs.setups[2].layout
     faces = (layout.boards["large"][0][0], layout.boards["small"][0][0])
@@ -424,7 +424,7 @@ def test_few_values_are_read_first_and_a_race_s_regions_narrow_an_occupant_choic
     (tmp_path / "pack.yaml").write_text("name: asking\nrequires: [classic]\n")
     (tmp_path / "asking.sw").write_text(ASKED)
     rs = load_ruleset([str(tmp_path)])
-    toll, shove = (a for a in rs.rule_abilities if a.source == "Asking")
+    toll, shove = (a for a in rs.index.rule_abilities if a.source == "Asking")
     assert toll.few is toll.choose[0].base and shove.few is None and shove.choose[1].few
     game = new_game(rs, 2, 3)
     play(game, [RandomBot(1), RandomBot(2)], limit=12)

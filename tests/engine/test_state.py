@@ -146,7 +146,7 @@ COVERED = {
                  "troops": "race troops", "turn_tags": "race tags", "regions": "occupant"},
 }
 # what is not state: the game's definition (shared or replayed from), identity, and derived caches
-NOT_STATE = {"Game": {"ruleset", "setup", "board", "seed", "actions", "ledger", "cause", "reading_adjacency", "where",
+NOT_STATE = {"Game": {"ruleset", "index", "setup", "board", "seed", "actions", "ledger", "cause", "reading_adjacency", "where",
                       "folding"}, "Player": {"seat"},
              "TurnState": {"undo"},  # set only while a conquest's own triggers run
              "RaceInst": {"id", "race", "power", "player", "mods", "triggers", "abilities", "fold_cache",
