@@ -1,8 +1,11 @@
-"""The map as an immutable graph: regions by index, terrain, symbols, borders."""
+"""The map as an immutable graph: regions by index, terrain, symbols, borders.
+
+Frozen dataclasses in a compiled module: the engine reads a region's terrain and a board's borders at
+every price and selection, natively (an attrs class's fields are Python attribute lookups)."""
 
 from __future__ import annotations
 
-import attrs
+from dataclasses import dataclass, field
 
 # every kind of region (its own facts: terrain, symbols, edge) met on any board, numbered in order of first
 # sight: a value that reads a region's own facts alone is kept by kind number (caches.kept_for_kind),
@@ -10,7 +13,7 @@ import attrs
 _KIND_IDS: dict[tuple[str, frozenset[str], bool], int] = {}
 
 
-@attrs.frozen
+@dataclass(frozen=True)
 class Region:
     id: str  # the map's own name for it ("12", "Stormwind")
     terrain: str
@@ -19,29 +22,26 @@ class Region:
     area: int
 
 
-@attrs.frozen
+@dataclass(frozen=True)
 class Board:
     name: str
     regions: tuple[Region, ...]
     neighbours: tuple[frozenset[int], ...]
-    by_id: dict[str, int] = attrs.field(eq=False)
-    memo: dict = attrs.field(factory=dict, eq=False, repr=False)  # map-only values rules computed once
+    by_id: dict[str, int] = field(compare=False)
+    memo: dict = field(default_factory=dict, compare=False, repr=False)  # map-only values rules computed once
     # per region, the number of its kind (_KIND_IDS): a rule reading only a region's own facts has one value
     # per kind, whichever board the region lies on (stats.py: region-local tables)
-    kind_ids: tuple[int, ...] = attrs.field(eq=False, repr=False)
+    kind_ids: tuple[int, ...] = field(init=False, compare=False, repr=False)
     # per area (island, board part), its regions in order: `regions of AREA` reads it at every turn end
-    areas: dict[int, tuple[int, ...]] = attrs.field(eq=False, repr=False)
+    areas: dict[int, tuple[int, ...]] = field(init=False, compare=False, repr=False)
 
-    @kind_ids.default
-    def _kind_ids(self) -> tuple[int, ...]:
-        return tuple(_KIND_IDS.setdefault((r.terrain, r.symbols, r.edge), len(_KIND_IDS)) for r in self.regions)
-
-    @areas.default
-    def _areas(self) -> dict[int, tuple[int, ...]]:
+    def __post_init__(self) -> None:
         found: dict[int, list[int]] = {}
         for i, r in enumerate(self.regions):
             found.setdefault(r.area, []).append(i)
-        return {area: tuple(regions) for area, regions in sorted(found.items())}
+        object.__setattr__(self, "kind_ids", tuple(_KIND_IDS.setdefault((r.terrain, r.symbols, r.edge), len(_KIND_IDS))
+                                                   for r in self.regions))
+        object.__setattr__(self, "areas", {area: tuple(regions) for area, regions in sorted(found.items())})
 
     @classmethod
     def build(cls, name: str, regions: list[Region], borders: list[tuple[int, int]]) -> Board:

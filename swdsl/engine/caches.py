@@ -32,7 +32,10 @@ import functools
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
+
+if TYPE_CHECKING:
+    from swdsl.engine.state import Game
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -98,7 +101,7 @@ def reads(fn: F) -> F:
     (`Index.live_adjacency`); a conquest's cost is asked once per target there, and the scope
     itself costs a twentieth of a random game."""
     @functools.wraps(fn)
-    def scoped(game, *args):
+    def scoped(game: Game, *args: Any) -> Any:
         if _SCOPE.game is not None or not game.index.live_adjacency:
             return fn(game, *args)
         _SCOPE.game = game

@@ -63,6 +63,12 @@ class Index:
         self.power_phases = frozenset(a.phase for p in rs.powers.values() for a in p.abilities)
         self.power_stats = frozenset(st for p in rs.powers.values() for st in p.modifiers)  # powers can be bound
         self.shared_vars: dict[str, SharedVar] = {v.name: v for c in everything for v in c.shared}  # by name
+        # what a turn's start sets: the edition rules' variables, (name, initial, whether every turn or only
+        # the first time), and the shared ones reset every turn, (whether a game var, name, initial)
+        self.rule_vars = tuple((name, init, reset == "turn") for rule in rs.rules
+                               for name, (init, reset) in rule.variables.items())
+        self.turn_shared = tuple((v.owner == "game", v.name, v.initial) for v in self.shared_vars.values()
+                                 if v.reset == "turn")
         self.token_markers = frozenset(n for n, m in rs.markers.items() if m.counts_as_token)  # count as tokens
         # some declared adjacency reads more than the map and a few values (variables, `here`): a race's
         # neighbours are worked out live, and kept while a game is only read (caches.reads)

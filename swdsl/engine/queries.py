@@ -29,8 +29,7 @@ def has_tag(inst: RaceInst | None, name: str) -> bool:
     """A race carries a tag: its banner's or its power's (or their names), or one given for the turn."""
     if inst is None:
         return False
-    return (name in inst.race.tags or inst.race.name == name or name in inst.turn_tags
-            or (inst.power is not None and (name in inst.power.tags or inst.power.name == name)))
+    return name in inst.tags or name in inst.turn_tags
 
 
 def has_marker(game: Game, region: int, name: str) -> bool:

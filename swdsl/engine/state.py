@@ -51,13 +51,15 @@ class RaceInst:
     mods: dict[str, tuple[Modifier, ...]] = field(default_factory=dict)
     triggers: dict[str, tuple[Trigger, ...]] = field(default_factory=dict)
     abilities: tuple[Ability, ...] = ()
+    tags: frozenset[str] = frozenset()  # its banner's and power's tags and names (`has TAG`)
+    turn_vars: tuple[tuple[str, Any], ...] = ()  # (name, initial value) of its variables reset every turn
     fold_cache: dict[str, Plan] = field(default_factory=dict)  # per stat, its fold plan (stats.plan)
     # what it holds through its regions, with the marker index it was read from (holdings.held); every
     # change of `regions` goes through hold/release/release_all, which drop it
     holding: tuple | None = None
 
     def __post_init__(self) -> None:
-        if not (self.mods or self.triggers or self.abilities):  # a copy (RaceInst.copy) comes with its hooks
+        if not self.tags:  # a copy (RaceInst.copy) comes with its hooks
             self.rebuild_hooks()
 
     def rebuild_hooks(self) -> None:
@@ -76,6 +78,9 @@ class RaceInst:
         self.mods = {k: tuple(v) for k, v in mods.items()}
         self.triggers = {k: tuple(v) for k, v in trigs.items()}
         self.abilities = tuple(abilities)
+        self.tags = frozenset({tag for c in parts for tag in c.tags} | {c.name for c in parts})
+        self.turn_vars = tuple((name, init) for c in parts for name, (init, reset) in c.variables.items()
+                               if reset == "turn")
         self.fold_cache.clear()
 
     def hold(self, region: int) -> None:
@@ -108,7 +113,8 @@ class RaceInst:
         """The same race, with state of its own and the derived hooks shared."""
         return RaceInst(self.id, self.race, self.power, self.player, self.declined, self.hand, self.reserve,
                         self.pending, self.turns, set(self.regions), dict(self.vars), set(self.lost), dict(self.troops),
-                        set(self.turn_tags), self.mods, self.triggers, self.abilities, dict(self.fold_cache))
+                        set(self.turn_tags), self.mods, self.triggers, self.abilities, self.tags,
+                        self.turn_vars, dict(self.fold_cache))
 
 
 @dataclass(eq=False)

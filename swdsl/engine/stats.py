@@ -124,7 +124,11 @@ STATS: Final = {s.name: s for s in [
          "race", _const(True), _TARGET),
 ]}
 
-_BOUNDED: Final = frozenset(n for n, s in STATS.items() if s.floor is not None or s.cap is not None)
+# each stat's base and (floor, cap), where it has either, read at every fold (a Stat is an attrs entry:
+# its fields are Python attribute lookups)
+_BASES: Final[dict[str, Callable[[Any, Any, dict], Any]]] = {n: s.base for n, s in STATS.items()}
+_BOUNDED: Final[dict[str, tuple[Any, Any]]] = {n: (s.floor, s.cap) for n, s in STATS.items()
+                                               if s.floor is not None or s.cap is not None}
 _FAVOURED: Final = {
     "less": lambda before, after: after < before,
     "true": lambda before, after: bool(after) and not before,
@@ -264,7 +268,7 @@ def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, A
             finally:
                 folding.pop()
     if stat in _BOUNDED:
-        return _bounded(STATS[stat], base, parts)
+        return _bounded(_BOUNDED[stat], base, parts)
     return base
 
 
@@ -324,8 +328,8 @@ def _folded(value: Any, ctx: Ctx, p: Plan, mods: tuple[Modifier, ...], parts: li
     return value
 
 
-def _bounded(entry: Stat, value: Any, parts: list | None) -> Any:
-    floor, cap = entry.floor, entry.cap
+def _bounded(bounds: tuple[Any, Any], value: Any, parts: list | None) -> Any:
+    floor, cap = bounds
     if floor is not None and value < floor:
         if parts is not None:
             parts.append(("floor", "set", floor, value, floor))
@@ -348,7 +352,7 @@ def _late(m: Modifier) -> int:
     return _ORDER[m.op]
 
 
-_CONSTANT: Final = {n: _bounded(s, s.base.constant, None) for n, s in STATS.items()
+_CONSTANT: Final = {n: _bounded((s.floor, s.cap), s.base.constant, None) for n, s in STATS.items()
              if hasattr(s.base, "constant")}
 _NOTHING: Final = object()
 
@@ -360,27 +364,27 @@ def value(game: Game, stat: str, inst: RaceInst | None, parts: list | None = Non
     if parts is None and stat not in game.index.modified_stats:  # no content modifies it: its base
         if constant is not _NOTHING:
             return constant
-        base = STATS[stat].base(game, inst, b)
-        return _bounded(STATS[stat], base, None) if stat in _BOUNDED else base
+        base = _BASES[stat](game, inst, b)
+        return _bounded(_BOUNDED[stat], base, None) if stat in _BOUNDED else base
     p = plan(game, stat, inst)
     if not (p.mods or p.held):
         if constant is not _NOTHING and parts is None:
             return constant
-        base = STATS[stat].base(game, inst, b)
+        base = _BASES[stat](game, inst, b)
         if parts is not None:
             parts.append(("base", "set", base, base, base))
-        return _bounded(STATS[stat], base, parts) if stat in _BOUNDED else base
+        return _bounded(_BOUNDED[stat], base, parts) if stat in _BOUNDED else base
     if parts is None and tabled(game, p, stat, inst, b["target"] if p.table is not None else None):
         memo = game.board.memo
         if stat == "region.adjacent":  # its base and modifiers read the map, `target` and `other`
             key = (p.table, b["target"], b["other"])
             found = memo.get(key, _NOTHING)
             if found is _NOTHING:
-                found = memo[key] = fold(game, stat, STATS[stat].base(game, inst, b), inst, b, None, p)
+                found = memo[key] = fold(game, stat, _BASES[stat](game, inst, b), inst, b, None, p)
             return found
         base = constant
         if base is _NOTHING:  # a base read from the game: one table per value it takes
-            base = STATS[stat].base(game, inst, b)
+            base = _BASES[stat](game, inst, b)
         if p.local:  # the value for that kind of region on any board (a drawn board is new at most games)
             return _local_value(game, stat, base, inst, p, _by_kind(game, p, base), b["target"], b)
         table = memo.get((p.table, base))
@@ -390,7 +394,7 @@ def value(game: Game, stat: str, inst: RaceInst | None, parts: list | None = Non
         if found is _NOTHING:
             found = table[b["target"]] = fold(game, stat, base, inst, b, None, p)
         return found
-    base = STATS[stat].base(game, inst, b) if constant is _NOTHING else constant
+    base = _BASES[stat](game, inst, b) if constant is _NOTHING else constant
     if parts is not None:
         parts.append(("base", "set", base, base, base))
     return fold(game, stat, base, inst, b, parts, p)

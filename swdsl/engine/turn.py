@@ -223,21 +223,20 @@ def begin_turn(game: Game) -> None:
     game.turn = TurnState(actor=seat)
     for inst in game.races.values():
         inst.turn_tags.clear()
-    races = player_races(game, seat)
-    held_vars = game.index.held_vars and any_attached(game)
-    for inst in races:
-        for c in (inst.race, inst.power, *(held_content(game, inst) if held_vars else ())):
-            if c is not None:
-                for name, (init, reset) in c.variables.items():
-                    if reset == "turn":
-                        inst.vars[name] = init
-    for rule in game.ruleset.rules:
-        for name, (init, reset) in rule.variables.items():
-            if reset == "turn" or name not in game.vars:
-                game.vars[name] = init
-    for var in game.index.shared_vars.values():
-        if var.reset == "turn":
-            (game.vars if var.owner == "game" else p.vars)[var.name] = var.initial
+    ix = game.index
+    held_vars = ix.held_vars and any_attached(game)
+    for inst in player_races(game, seat):
+        for name, init in inst.turn_vars:
+            inst.vars[name] = init
+        for c in held_content(game, inst) if held_vars else ():
+            for name, (init, reset) in c.variables.items():
+                if reset == "turn":
+                    inst.vars[name] = init
+    for name, init, every_turn in ix.rule_vars:
+        if every_turn or name not in game.vars:
+            game.vars[name] = init
+    for in_game, name, init in ix.turn_shared:
+        (game.vars if in_game else p.vars)[name] = init
     if seat == 0:
         fire_each(game, "round.start")
     if p.active is not None:

@@ -24,6 +24,14 @@ def const(v):
     return lambda ctx: v
 
 
+def _it(ctx: Ctx) -> Any:
+    return ctx.it
+
+
+def _with_markers(ctx: Ctx) -> list[int]:
+    return [r for r, marks in enumerate(ctx.game.markers) if marks]
+
+
 def called(fn: Callable[..., Any], ctx: Ctx, getters: list) -> Any:
     """`fn(ctx, *values)` of each getter's value, the arguments spelled out where few (a call with
     `*values` builds a tuple and takes Python's slow path: at every effect and expression form)."""
@@ -78,23 +86,29 @@ class ExprCompiler:
         res = self.res.get(id(e), ("named", e.name))
         kind = res[0]
         if kind == "it":
-            return lambda ctx: ctx.it
+            return _it
         if kind == "binding":
             name = res[1]
-            return lambda ctx: ctx.b.get(name)
+
+            def binding(ctx: Ctx) -> Any:
+                return ctx.b.get(name)
+            return binding
         if kind == "var":
             return self.variable(res[1]).get
         if kind == "terrain":
             return const(res[1])
-        if kind == "attr_it":
-            get = ATTRIBUTES[(res[1], res[2])].get
-            return lambda ctx: get(ctx, ctx.it)
-        if kind == "state_it":
-            state = STATES[(res[1], res[2])].test
-            return lambda ctx: state(ctx, ctx.it)
+        if kind in ("attr_it", "state_it"):
+            of_it = ATTRIBUTES[(res[1], res[2])].get if kind == "attr_it" else STATES[(res[1], res[2])].test
+
+            def its(ctx: Ctx) -> Any:
+                return of_it(ctx, ctx.it)
+            return its
         if kind == "attr_me":
             get = ATTRIBUTES[(res[1], "race")].get
-            return lambda ctx: get(ctx, ctx.me)
+
+            def mine(ctx: Ctx) -> Any:
+                return get(ctx, ctx.me)
+            return mine
         value = VALUES[res[1]]
         return value.get(self.decl_name) if value.per_declaration else value.get
 
@@ -165,7 +179,7 @@ class ExprCompiler:
     def _filtered(self, e: ast.Filtered):
         base, cond, name = self.candidates(e), self.expr(e.cond), e.name
 
-        def filtered(ctx):
+        def filtered(ctx: Ctx) -> list:
             saved = ctx.it
             out = []
             for x in base(ctx):
@@ -202,9 +216,12 @@ class ExprCompiler:
         named = next((self.res[id(c)][1] for c in tests if self.res.get(id(c), ("",))[0] == "marker"), None)
         if named is not None:
             name = self.rename.get(named, named)
-            return lambda ctx: where(ctx.game)[0].get(name, ())
+
+            def marked(ctx: Ctx) -> Any:
+                return where(ctx.game)[0].get(name, ())
+            return marked
         if any(self.res.get(id(c), ("",))[0] == "marker_kind" for c in tests):
-            return lambda ctx: [r for r, marks in enumerate(ctx.game.markers) if marks]
+            return _with_markers
         held_by = self._occupant_is(e)
         if held_by is not None:
             return held_by
@@ -216,7 +233,7 @@ class ExprCompiler:
             return self._map_prefilter(base, conjuncts(e.cond))
         other = self.expr(near)
 
-        def bordering(ctx):
+        def bordering(ctx: Ctx) -> Any:
             if declares_adjacency(ctx.game, ctx.me):
                 return base(ctx)
             x = other(ctx)
@@ -257,7 +274,7 @@ class ExprCompiler:
                         and not self._mentions_element(other, e.name)):
                     race, every = self.expr(other), self.expr(e.base)
 
-                    def held_by(ctx):
+                    def held_by(ctx: Ctx) -> Any:
                         x = race(ctx)
                         return every(ctx) if x is None else sorted(x.regions)
                     return held_by
@@ -272,7 +289,7 @@ class ExprCompiler:
             return None
         tests = [self.expr(c) for c in static]
 
-        def passing(ctx):
+        def passing(ctx: Ctx) -> list:
             saved = ctx.it
             out = []
             for x in base(ctx):
@@ -391,7 +408,9 @@ class ExprCompiler:
             name = self.rename.get(res[1], res[1]) if kind == "marker" else res[1]
             has: Any = {"marker": Q.has_marker, "marker_kind": Q.has_piece_kind,
                                         "player_marker": Q.player_has_marker, "piece_is": Q.piece_is}[kind]
-            check = lambda ctx, v: has(ctx.game, v, name)  # noqa: E731
+
+            def check(ctx: Ctx, v: Any) -> bool:
+                return has(ctx.game, v, name)
         elif kind == "tag":
             name = res[1]
             check = lambda ctx, v: Q.has_tag(v, name)  # noqa: E731
@@ -406,7 +425,8 @@ class ExprCompiler:
         if kind in ("terrain_is", "terrain_in") and res[1] == "terrain_of":  # the terrain of a region: that region
             of = e.subject.subject if isinstance(e.subject, ast.Attr) else None  # `terrain` alone: the element's
         if of is None:  # the element inside `where`
-            test = lambda ctx: check(ctx, ctx.it)  # noqa: E731
+            def test(ctx: Ctx) -> bool:
+                return check(ctx, ctx.it)
         else:
             subject = self.expr(of)
             if kind == "equal":
@@ -427,12 +447,12 @@ def _looks_like(names: frozenset[str], region: bool) -> Callable[[Ctx, Any], boo
     if len(names) == 1:  # no equivalents: one name, a terrain or a symbol
         (name,) = names
 
-        def one(ctx, r):
+        def one(ctx: Ctx, r: int) -> bool:
             reg = ctx.game.board.regions[r]
             return reg.terrain == name or name in reg.symbols
         return one
 
-    def test(ctx, r):
+    def test(ctx: Ctx, r: int) -> bool:
         reg = ctx.game.board.regions[r]
         return reg.terrain in names or not names.isdisjoint(reg.symbols)
     return test
@@ -476,7 +496,7 @@ def reads_adjacency(e) -> bool:
 def _per_target(fn, adjacency: bool, local: bool):
     """Memoise a value that depends only on the map and `target`, per board and target; one that reads
     only the target's own facts, in the ruleset per kind of region (Board.kind_ids): on any board."""
-    def cached(ctx):
+    def cached(ctx: Ctx) -> Any:
         if adjacency and declares_adjacency(ctx.game, ctx.me) or not caches.SWITCH.on:
             return fn(ctx)
         target = ctx.b.get("target")
@@ -518,7 +538,7 @@ def _borders_only(call, args):
 
 def _per_board(fn, adjacency: bool, keep=frozenset):
     """Memoise a map-only selection in the board it was computed on (`keep`: as what)."""
-    def cached(ctx):
+    def cached(ctx: Ctx) -> Any:
         if adjacency and declares_adjacency(ctx.game, ctx.me) or not caches.SWITCH.on:
             return keep(fn(ctx))
         memo = ctx.game.board.memo

@@ -10,7 +10,7 @@ edge would have let races in.
 
 from __future__ import annotations
 
-import attrs
+import dataclasses
 
 from swdsl.diagnostics import Diagnostic
 from swdsl.engine.board import Board
@@ -41,7 +41,7 @@ def first_conquest_warnings(ruleset: Ruleset, manifests) -> list[Diagnostic]:
             playable = sorted(n for n, c in ruleset.races.items() if not c.neutral)
             if not any(r.edge for r in board.regions):
                 entering = _entering(ruleset, count, board, playable)
-                all_edges = Board.build(board.name, [attrs.evolve(r, edge=True) for r in board.regions],
+                all_edges = Board.build(board.name, [dataclasses.replace(r, edge=True) for r in board.regions],
                                         [(a, b) for a, nb in enumerate(board.neighbours) for b in nb if a < b])
                 kept_out = _entering(ruleset, count, all_edges, [r for r in playable if r not in entering])
                 if kept_out:

@@ -149,7 +149,7 @@ COVERED = {
 NOT_STATE = {"Game": {"ruleset", "index", "setup", "board", "seed", "actions", "ledger", "cause", "reading_adjacency", "where",
                       "folding"}, "Player": {"seat"},
              "TurnState": {"undo"},  # set only while a conquest's own triggers run
-             "RaceInst": {"id", "race", "power", "player", "mods", "triggers", "abilities", "fold_cache",
+             "RaceInst": {"id", "race", "power", "player", "mods", "triggers", "abilities", "tags", "turn_vars", "fold_cache",
                           "holding"}}
 
 
