@@ -96,12 +96,10 @@ def borders(ctx: Ctx, subject: Any, other: Any) -> bool:
         subjects = (subject,) if isinstance(subject, int) else tuple(subject)
         return any(adjacent_to_any(game, me, a, others) for a in subjects)  # type: ignore[arg-type]
     nb = game.board.neighbours
-
-    def one(r: int) -> bool:
-        if isinstance(other, int):
-            return other in nb[r]
-        return not nb[r].isdisjoint(other)  # any iterable: a list of regions in one C call
-    return one(subject) if isinstance(subject, int) else any(one(x) for x in subject)
+    for r in (subject,) if isinstance(subject, int) else subject:  # a loop: no closure made at every ask
+        if other in nb[r] if isinstance(other, int) else not nb[r].isdisjoint(other):  # any iterable, in one C call
+            return True
+    return False
 
 
 def _map_borders(ctx: Ctx) -> tuple[frozenset[int], ...] | None:

@@ -28,6 +28,24 @@ def _it(ctx: Ctx) -> Any:
     return ctx.it
 
 
+def _my_regions(ctx: Ctx) -> Any:
+    return () if ctx.me is None else ctx.me.regions
+
+
+def _all_of(tests: list) -> Callable[[Ctx], bool]:
+    """The conjunction of `tests` (each a closure of a Ctx), asked in order."""
+    if not tests:
+        return const(True)
+    found = tests[0]
+    for t in tests[1:]:
+        found = _and(found, t)
+    return found
+
+
+def _and(a, b) -> Callable[[Ctx], bool]:
+    return lambda ctx: True if a(ctx) and b(ctx) else False
+
+
 def _with_markers(ctx: Ctx) -> list[int]:
     return [r for r, marks in enumerate(ctx.game.markers) if marks]
 
@@ -165,7 +183,7 @@ class ExprCompiler:
     def _boolop(self, e: ast.BoolOp):
         a, b = self.expr(e.left), self.expr(e.right)
         if e.op == "and":  # a bool without calling bool(): every rule's condition runs through these
-            return lambda ctx: True if a(ctx) and b(ctx) else False
+            return _and(a, b)
         return lambda ctx: True if a(ctx) or b(ctx) else False
 
     def _not(self, e: ast.Not):
@@ -177,16 +195,22 @@ class ExprCompiler:
         return lambda ctx: f(a(ctx), b(ctx))
 
     def _filtered(self, e: ast.Filtered):
-        base, cond, name = self.candidates(e), self.expr(e.cond), e.name
+        how, narrowed = self._narrowing(e)
+        base, cond, name = narrowed or self.expr(e.base), self.expr(e.cond), e.name
+        # candidates narrowed to the regions bordering X are all that `borders X` passes, unless the race
+        # declares adjacency of its own (then they are every region): the conjunct is asked only then
+        near = self._near(e) if how == "near" else None
+        rest = None if near is None else _all_of([self.expr(c) for c in conjuncts(e.cond) if c is not near[0]])
 
         def filtered(ctx: Ctx) -> list:
             saved = ctx.it
             out = []
+            test = cond if rest is None or declares_adjacency(ctx.game, ctx.me) else rest
             for x in base(ctx):
                 ctx.it = x
                 if name is not None:
                     ctx.b[name] = x
-                if cond(ctx):
+                if test(ctx):
                     out.append(x)
             ctx.it = saved
             return out
@@ -206,12 +230,16 @@ class ExprCompiler:
         attackable …` the regions in the race's reach (as `sample` draws targets), and else those
         passing the parts that read only the map: the others cannot pass, and markers are few, X often
         a race's few regions, its reach a frontier."""
+        return self._narrowing(e)[1]
+
+    def _narrowing(self, e: ast.Filtered) -> tuple[str, Any]:
+        """How `narrowed` narrows `e` (a word: "near" for the regions bordering X), and its closure or None."""
         tests = [c for c in conjuncts(e.cond) if isinstance(c, ast.Test) and c.kind != "is_not" and c.subject is None]
         logged = next((self.res[id(c)][1] for c in tests if c.kind == "was"), None)
         if logged is not None:
-            return self._logged(e, logged)
+            return "logged", self._logged(e, logged)
         if not (isinstance(e.base, ast.RegionSet) and e.base.qual == "all"):
-            return None
+            return "", None
         base = self.expr(e.base)
         named = next((self.res[id(c)][1] for c in tests if self.res.get(id(c), ("",))[0] == "marker"), None)
         if named is not None:
@@ -219,19 +247,18 @@ class ExprCompiler:
 
             def marked(ctx: Ctx) -> Any:
                 return where(ctx.game)[0].get(name, ())
-            return marked
+            return "marker", marked
         if any(self.res.get(id(c), ("",))[0] == "marker_kind" for c in tests):
-            return _with_markers
+            return "marker", _with_markers
         held_by = self._occupant_is(e)
         if held_by is not None:
-            return held_by
+            return "occupant", held_by
         if any(self.res.get(id(c), ("",)) == ("state", "region", "attackable") for c in tests):
-            return in_reach
-        near = next((c.operand for c in tests if self.res.get(id(c), ("",))[0] == "borders"
-                     and not self._mentions_element(c.operand, e.name)), None)
+            return "reach", in_reach
+        near = self._near(e)
         if near is None:
-            return self._map_prefilter(base, conjuncts(e.cond))
-        other = self.expr(near)
+            return "map", self._map_prefilter(base, conjuncts(e.cond))
+        other = near[1]
 
         def bordering(ctx: Ctx) -> Any:
             if declares_adjacency(ctx.game, ctx.me):
@@ -241,7 +268,23 @@ class ExprCompiler:
                 return ()
             nb = ctx.game.board.neighbours
             return sorted(nb[x] if isinstance(x, int) else set().union(*(nb[r] for r in x)))
-        return bordering
+        return "near", bordering
+
+    def _near(self, e: ast.Filtered) -> tuple[ast.Test, Callable[[Ctx], Any]] | None:
+        """For `regions where … borders X …` (X not depending on the element): that conjunct and X; else None."""
+        if not (isinstance(e.base, ast.RegionSet) and e.base.qual == "all"):
+            return None
+        for c in conjuncts(e.cond):
+            if isinstance(c, ast.Test) and c.kind == "borders" and c.subject is None \
+                    and self.res.get(id(c), ("",))[0] == "borders" and not self._mentions_element(c.operand, e.name):
+                return c, self._region_set(c.operand)
+        return None
+
+    def _region_set(self, e: ast.Expr) -> Callable[[Ctx], Any]:
+        """A region or regions as `borders` reads them: `my regions` as the race's own set, unsorted."""
+        if isinstance(e, ast.RegionSet) and e.qual == "my":
+            return _my_regions
+        return self.expr(e)
 
     def _logged(self, e: ast.Filtered, kind: str):
         """For `… where was STATE …` (a state of this turn's conquests): the elements that this race's
@@ -415,7 +458,7 @@ class ExprCompiler:
             name = res[1]
             check = lambda ctx, v: Q.has_tag(v, name)  # noqa: E731
         elif kind == "borders":
-            arg = self.expr(e.operand)
+            arg = self._region_set(e.operand)
             check = lambda ctx, v: Q.borders(ctx, v, arg(ctx))  # noqa: E731
         elif kind == "was":
             check = LOG_STATES[(res[1], res[2])].test
