@@ -46,6 +46,21 @@ def _and(a, b) -> Callable[[Ctx], bool]:
     return lambda ctx: True if a(ctx) and b(ctx) else False
 
 
+def _compared_to(op: str, a: Callable[[Ctx], Any], k: int) -> Callable[[Ctx], bool]:
+    """`a op k` for a number `k` written in the rule."""
+    if op == "==":
+        return lambda ctx: a(ctx) == k
+    if op == "!=":
+        return lambda ctx: a(ctx) != k
+    if op == "<":
+        return lambda ctx: a(ctx) < k
+    if op == "<=":
+        return lambda ctx: a(ctx) <= k
+    if op == ">":
+        return lambda ctx: a(ctx) > k
+    return lambda ctx: a(ctx) >= k
+
+
 def _with_markers(ctx: Ctx) -> list[int]:
     return [r for r, marks in enumerate(ctx.game.markers) if marks]
 
@@ -144,8 +159,16 @@ class ExprCompiler:
         _, name, st = res
         entry = ATTRIBUTES[(name, st)]
         get, nothing = entry.get, _NOTHING_OF.get(entry.type)
+        bound = self.res.get(id(e.subject), ("",))
+        if isinstance(e.subject, ast.Ref) and bound[0] == "binding":  # `tokens of target`: read in place
+            key = bound[1]
 
-        def attr(ctx):
+            def attr_of(ctx: Ctx) -> Any:
+                v = ctx.b.get(key)
+                return nothing if v is None else get(ctx, v)
+            return attr_of
+
+        def attr(ctx: Ctx) -> Any:
             v = subject(ctx)
             return nothing if v is None else get(ctx, v)  # of nobody, nowhere (`one of` an empty set)
         return attr
@@ -191,7 +214,10 @@ class ExprCompiler:
         return lambda ctx: not v(ctx)
 
     def _compare(self, e: ast.Compare):
-        f, a, b = _CMP[e.op], self.expr(e.left), self.expr(e.right)
+        a = self.expr(e.left)
+        if isinstance(e.right, ast.Int):  # `uses < 3`, `count (…) > 0`: the number read once, compared in place
+            return _compared_to(e.op, a, e.right.value)
+        f, b = _CMP[e.op], self.expr(e.right)
         return lambda ctx: f(a(ctx), b(ctx))
 
     def _filtered(self, e: ast.Filtered):
@@ -471,11 +497,19 @@ class ExprCompiler:
             def test(ctx: Ctx) -> bool:
                 return check(ctx, ctx.it)
         else:
-            subject = self.expr(of)
-            if kind == "equal":
-                test = lambda ctx: check(ctx, subject(ctx))  # noqa: E731
+            bound = self.res.get(id(of), ("",))
+            if kind != "equal" and isinstance(of, ast.Ref) and bound[0] == "binding":  # `target is …`: read in place
+                key = bound[1]  # a name of its own: `check` reads `name`
+
+                def test(ctx: Ctx) -> bool:
+                    v = ctx.b.get(key)
+                    return v is not None and check(ctx, v)
             else:
-                test = lambda ctx: (v := subject(ctx)) is not None and check(ctx, v)  # noqa: E731
+                subject = self.expr(of)
+                if kind == "equal":
+                    test = lambda ctx: check(ctx, subject(ctx))  # noqa: E731
+                else:
+                    test = lambda ctx: (v := subject(ctx)) is not None and check(ctx, v)  # noqa: E731
         if e.kind == "is_not":
             return lambda ctx: not test(ctx)
         return test
