@@ -94,14 +94,10 @@ class Kind:
     option is allowed, and only options are). Both legal_actions and is_legal
     ask these, so no condition is written twice. (A dataclass: mypyc reads its fields directly.)"""
 
-    guard: Callable[[Game, RaceInst], bool]
+    guard: Callable[[Game, RaceInst], bool] | None  # None: always (no call at every decision)
     options: Callable[[Game, RaceInst], list]  # a new list each time
     allows: Callable[[Game, RaceInst, Any], Any] | None = None
     has: Callable[[Game, RaceInst, Any], bool] | None = None  # `a in options(…)`, told without listing them
-
-
-def _always(game: Game, inst: Any) -> bool:
-    return True
 
 
 def _region(game: Game, a: Any) -> bool:
@@ -145,29 +141,29 @@ def _holds(game: Game, inst: RaceInst, r: Any) -> bool:
 
 
 PHASES: Final[dict[str, dict[str, Kind]]] = {
-    "pick": {"pick": Kind(_always, _pick_options, _may_pick)},
+    "pick": {"pick": Kind(None, _pick_options, _may_pick)},
     "conquer": {
         "decline": Kind(_may_decline, _none),
         "abandon": Kind(lambda game, inst: not (game.turn.conquered or inst.id in game.turn.resumed), _regions,
                         has=_holds),
         "conquer": Kind(lambda game, inst: inst.hand > 0, _conquests, _conquest_allows("conquer")),
         "final": Kind(lambda game, inst: inst.hand > 0, _conquests, _conquest_allows("final")),
-        "ability": Kind(_always, lambda game, inst: ability_actions(game, inst, "conquest")),
-        "end": Kind(_always, _none),
+        "ability": Kind(None, lambda game, inst: ability_actions(game, inst, "conquest")),
+        "end": Kind(None, _none),
     },
     "redeploy": {
         "place": Kind(lambda game, inst: inst.hand > 0, _regions, has=_holds),
         "end": Kind(lambda game, inst: inst.hand <= 0 or not inst.regions, _none),
-        "gather": Kind(_always, _regions, _may_gather, _holds),
-        "ability": Kind(_always, lambda game, inst: ability_actions(game, inst, "redeploy")),
+        "gather": Kind(None, _regions, _may_gather, _holds),
+        "ability": Kind(None, lambda game, inst: ability_actions(game, inst, "redeploy")),
     },
-    "defend": {"place": Kind(_always, _regions, has=_holds)},
-    "start": {"ability": Kind(_always, lambda game, inst: ability_actions(game, inst, "start")),
-              "end": Kind(_always, _none)},
-    "scoring": {"ability": Kind(_always, lambda game, inst: ability_actions(game, inst, "scoring")),
-                "end": Kind(_always, _none)},
-    "after": {"decline": Kind(_may_decline, _none), "pass": Kind(_always, _none)},
-    "choose": {"choose": Kind(_always, lambda game, inst: decision_actions(game)),
+    "defend": {"place": Kind(None, _regions, has=_holds)},
+    "start": {"ability": Kind(None, lambda game, inst: ability_actions(game, inst, "start")),
+              "end": Kind(None, _none)},
+    "scoring": {"ability": Kind(None, lambda game, inst: ability_actions(game, inst, "scoring")),
+                "end": Kind(None, _none)},
+    "after": {"decline": Kind(_may_decline, _none), "pass": Kind(None, _none)},
+    "choose": {"choose": Kind(None, lambda game, inst: decision_actions(game)),
                "pass": Kind(lambda game, inst: game.turn.decisions[0].trigger.optional, _none)},
 }
 ABILITY_PHASE: Final = {"conquer": "conquest", "redeploy": "redeploy", "start": "start", "scoring": "scoring"}
@@ -187,7 +183,7 @@ def legal_actions(game: Game) -> list[Action]:
     inst: Any = game.turn.acting  # None in the pick phase, whose kinds ask nothing of it
     out: list[Action] = []
     for kind, rule in kinds.items():
-        if kind == "final" or not rule.guard(game, inst):
+        if kind == "final" or rule.guard is not None and not rule.guard(game, inst):
             continue
         if kind in _WHOLE:
             out.extend(rule.options(game, inst))
@@ -220,7 +216,7 @@ def sample(game: Game, rng: random.Random) -> tuple[Action, Any] | None:
     total = 0
     args: list[Any]
     for kind, rule, how in draws:
-        if not rule.guard(game, inst):
+        if rule.guard is not None and not rule.guard(game, inst):
             continue
         if how == "target":
             args, near = candidates(game, inst)
@@ -274,7 +270,7 @@ def _verdict(game: Game, action: Action):
     if rule is None or game.won_by is not None:  # a game that is over has no phase with kinds
         return None
     inst: Any = game.turn.acting  # None in the pick phase, whose kinds ask nothing of it
-    if not rule.guard(game, inst):
+    if rule.guard is not None and not rule.guard(game, inst):
         return None
     if kind == "conquer" or kind == "final":  # one price, nothing worth keeping: no reading scope
         if b is not None or not _region(game, a):
