@@ -85,3 +85,4 @@ class Index:
         self.tables: dict[tuple, int] = {}
         self.local: dict[Any, list] = {}
         self.gates: dict[tuple, list] = {}  # per modifiers and kind of region (stats._gated)
+        self.starts: dict[tuple, Any] = {}  # per player count and board: what a new game starts from (setup.Start)

@@ -25,23 +25,18 @@ def prepared(ruleset: Ruleset, players: int, seed: int, board: Board | None = No
     never on offer: their banners set aside, their badges on the discard pile; so
     is, on any board, a banner that fits no market column."""
     setup = ruleset.setups[players]
-    out = (setup.discarded if board is None else frozenset()) | {
-        ("race", b) for b in ruleset.banners if ruleset.market.column_for(ruleset.races[b].tags) is None}
-    columns = ruleset.market.columns or [()]
+    start = _start(ruleset, players, board is None)
     game = Game(
         ruleset=ruleset, setup=setup, board=board or setup.board or Board.build("?", [], []),
         seed=seed, rng=random.Random(seed),
         players=[Player(seat, coins=setup.coins) for seat in range(players)],
-        market=MarketState([[] for _ in columns], sorted(p for p in ruleset.powers if ("power", p) not in out),
-                           [[0] * ruleset.market.visible for _ in columns],
-                           discard=sorted(p for p in ruleset.powers if ("power", p) in out),
-                           out=sorted(b for b in ruleset.banners if ("race", b) in out)),
-        bank=ruleset.bank - players * setup.coins,
-        tray={name: race.supply for name, race in ruleset.races.items()},
-        pools={name: m.limit for name, m in ruleset.markers.items() if m.limit is not None},
+        market=MarketState([[] for _ in range(start.columns_count)], list(start.powers),
+                           [[0] * ruleset.market.visible for _ in range(start.columns_count)],
+                           discard=list(start.discard), out=list(start.out)),
+        bank=ruleset.bank - players * setup.coins, tray=dict(start.tray), pools=dict(start.pools),
         hidden={}, occupant=[], tokens=[], markers=[],
     )
-    banners = sorted(b for b in ruleset.banners if ("race", b) not in out)
+    banners = list(start.banners)
     chance.shuffle(game, banners)
     chance.shuffle(game, game.market.powers)
     if board is None and setup.layout is not None:
@@ -49,10 +44,36 @@ def prepared(ruleset: Ruleset, players: int, seed: int, board: Board | None = No
     n = len(game.board)
     game.occupant, game.tokens, game.markers = [None] * n, [0] * n, [[] for _ in range(n)]
     for banner in banners:
-        game.market.columns[ruleset.column_of(banner)].append(banner)
+        game.market.columns[start.columns[banner]].append(banner)
     for name, members in setup.pools.items():  # a limited piece in a hidden pool comes out of the box
         game.hidden[name] = [m for m in members if pieces.take_piece(game, m)]
     return game
+
+
+class Start:
+    """What every new game of a ruleset and player count starts from before its shuffles: the banners
+    and powers on offer, in order, those set aside, the trays, the pieces in the box and each banner's
+    market column. Worked out once (Index.starts): a replay or a search plays many short games."""
+
+    def __init__(self, ruleset: Ruleset, players: int, own_board: bool) -> None:
+        out = (ruleset.setups[players].discarded if own_board else frozenset()) | {
+            ("race", b) for b in ruleset.banners if ruleset.market.column_for(ruleset.races[b].tags) is None}
+        self.columns = {b: ruleset.column_of(b) for b in ruleset.banners if ("race", b) not in out}
+        self.columns_count = len(ruleset.market.columns or [()])
+        self.banners = sorted(self.columns)
+        self.powers = sorted(p for p in ruleset.powers if ("power", p) not in out)
+        self.discard = sorted(p for p in ruleset.powers if ("power", p) in out)
+        self.out = sorted(b for b in ruleset.banners if ("race", b) in out)
+        self.tray = {name: race.supply for name, race in ruleset.races.items()}
+        self.pools = {name: m.limit for name, m in ruleset.markers.items() if m.limit is not None}
+
+
+def _start(ruleset: Ruleset, players: int, own_board: bool) -> Start:
+    key = (players, own_board)
+    found = ruleset.index.starts.get(key)
+    if found is None:
+        found = ruleset.index.starts[key] = Start(ruleset, players, own_board)
+    return found
 
 
 def place_setup_pieces(game: Game) -> None:
