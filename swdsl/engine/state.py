@@ -27,40 +27,44 @@ Piece = tuple[str, int | None, int]
 carries (its strength, `place … with N`; 0 for most pieces)."""
 
 
-@dataclass(eq=False)
 class RaceInst:
     """A race on the table: a banner (and its power) held by a player, or a
     neutral race placed by setup. It lives until its last token leaves the map
-    after decline, and its banner goes back to the market."""
+    after decline, and its banner goes back to the market. A plain class: mypyc makes it natively
+    (a dataclass's `__init__` is Python, and a race is made at every pick). `hooks_of`: a race whose
+    hooks it shares (a copy), instead of working them out."""
 
-    id: int
-    race: Content
-    power: Content | None
-    player: int | None
-    declined: bool = False
-    hand: int = 0
-    reserve: int = 0  # set aside: back in hand when troops are readied
-    pending: int = 0  # withdrawn after a loss: redeployed at the end of the attacker's turn
-    turns: int = 0
-    regions: set[int] = field(default_factory=set)
-    vars: dict[str, Any] = field(default_factory=dict)
-    lost: set[int] = field(default_factory=set)  # regions lost since its last turn
-    troops: dict[str, int] = field(default_factory=dict)  # marker pieces serving as its tokens (`recruit`)
-    turn_tags: set[str] = field(default_factory=set)  # tags it carries until the end of the turn (`tag`)
-    # derived from race + power (rebuilt when the power changes); never part of the state
-    mods: dict[str, tuple[Modifier, ...]] = field(default_factory=dict)
-    triggers: dict[str, tuple[Trigger, ...]] = field(default_factory=dict)
-    abilities: tuple[Ability, ...] = ()
-    tags: frozenset[str] = frozenset()  # its banner's and power's tags and names (`has TAG`)
-    turn_vars: tuple[tuple[str, Any], ...] = ()  # (name, initial value) of its variables reset every turn
-    fold_cache: dict[str, Plan] = field(default_factory=dict)  # per stat, its fold plan (stats.plan)
-    # what it holds through its regions, with the marker index it was read from (holdings.held); every
-    # change of `regions` goes through hold/release/release_all, which drop it
-    holding: tuple | None = None
-
-    def __post_init__(self) -> None:
-        if not self.tags:  # a copy (RaceInst.copy) comes with its hooks
+    def __init__(self, id: int, race: Content, power: Content | None, player: int | None, declined: bool = False,
+                 hooks_of: RaceInst | None = None) -> None:
+        self.id = id
+        self.race = race
+        self.power = power
+        self.player = player
+        self.declined = declined
+        self.hand = 0
+        self.reserve = 0  # set aside: back in hand when troops are readied
+        self.pending = 0  # withdrawn after a loss: redeployed at the end of the attacker's turn
+        self.turns = 0
+        self.regions: set[int] = set()
+        self.vars: dict[str, Any] = {}
+        self.lost: set[int] = set()  # regions lost since its last turn
+        self.troops: dict[str, int] = {}  # marker pieces serving as its tokens (`recruit`)
+        self.turn_tags: set[str] = set()  # tags it carries until the end of the turn (`tag`)
+        # derived from race + power (rebuilt when the power changes); never part of the state
+        self.mods: dict[str, tuple[Modifier, ...]] = {}
+        self.triggers: dict[str, tuple[Trigger, ...]] = {}
+        self.abilities: tuple[Ability, ...] = ()
+        self.tags: frozenset[str] = frozenset()  # its banner's and power's tags and names (`has TAG`)
+        self.turn_vars: tuple[tuple[str, Any], ...] = ()  # (name, initial value) of its variables reset every turn
+        self.fold_cache: dict[str, Plan] = {}  # per stat, its fold plan (stats.plan)
+        # what it holds through its regions, with the marker index it was read from (holdings.held); every
+        # change of `regions` goes through hold/release/release_all, which drop it
+        self.holding: tuple | None = None
+        if hooks_of is None:
             self.rebuild_hooks()
+        else:
+            self.mods, self.triggers, self.abilities = hooks_of.mods, hooks_of.triggers, hooks_of.abilities
+            self.tags, self.turn_vars = hooks_of.tags, hooks_of.turn_vars
 
     def rebuild_hooks(self) -> None:
         parts = [self.race] + ([self.power] if self.power else [])
@@ -111,10 +115,11 @@ class RaceInst:
 
     def copy(self) -> RaceInst:
         """The same race, with state of its own and the derived hooks shared."""
-        return RaceInst(self.id, self.race, self.power, self.player, self.declined, self.hand, self.reserve,
-                        self.pending, self.turns, set(self.regions), dict(self.vars), set(self.lost), dict(self.troops),
-                        set(self.turn_tags), self.mods, self.triggers, self.abilities, self.tags,
-                        self.turn_vars, dict(self.fold_cache))
+        c = RaceInst(self.id, self.race, self.power, self.player, self.declined, hooks_of=self)
+        c.hand, c.reserve, c.pending, c.turns = self.hand, self.reserve, self.pending, self.turns
+        c.regions, c.vars, c.lost = set(self.regions), dict(self.vars), set(self.lost)
+        c.troops, c.turn_tags, c.fold_cache = dict(self.troops), set(self.turn_tags), dict(self.fold_cache)
+        return c
 
 
 @dataclass(eq=False)
