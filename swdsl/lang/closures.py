@@ -32,7 +32,7 @@ def _my_regions(ctx: Ctx) -> Any:
     return () if ctx.me is None else ctx.me.regions
 
 
-def _all_of(tests: list) -> Callable[[Ctx], bool]:
+def all_of(tests: list) -> Callable[[Ctx], bool]:
     """The conjunction of `tests` (each a closure of a Ctx), asked in order."""
     if not tests:
         return const(True)
@@ -226,7 +226,7 @@ class ExprCompiler:
         # candidates narrowed to the regions bordering X are all that `borders X` passes, unless the race
         # declares adjacency of its own (then they are every region): the conjunct is asked only then
         near = self._near(e) if how == "near" else None
-        rest = None if near is None else _all_of([self.expr(c) for c in conjuncts(e.cond) if c is not near[0]])
+        rest = None if near is None else all_of([self.expr(c) for c in conjuncts(e.cond) if c is not near[0]])
 
         def filtered(ctx: Ctx) -> list:
             saved = ctx.it

@@ -21,7 +21,7 @@ from swdsl.engine.stats import shielded
 from swdsl.engine.vocabulary import DECL_PROPS, EFFECTS, STATS
 from swdsl.lang import ast
 from swdsl.lang.checker import Checked
-from swdsl.lang.closures import ExprCompiler, called, conjuncts, const, in_reach, nodes, reads_adjacency
+from swdsl.lang.closures import ExprCompiler, all_of, called, conjuncts, const, in_reach, nodes, reads_adjacency
 from swdsl.lang.typer import ELEMENT
 
 Run = Callable[[Ctx], Any]
@@ -114,22 +114,19 @@ class Compiler(ExprCompiler):
         if not own:
             return None, None
         rest = [c for c in parts if not self.local(c)]
-        return self.all_of(own, self.expr), self.all_of(rest, self.per_target)
+        return self.conjunction(own, self.expr), self.conjunction(rest, self.per_target)
 
     def row(self, when: ast.Expr):
         """The conjuncts of a region.adjacent rule's `when` that do not read `other`, as one test (None if
         every one does): where `terrain of target == terrain of here` fails (at most regions), the whole
         row of declared neighbours is the map's, with no region asked."""
         own = [c for c in conjuncts(when) if not any(isinstance(n, ast.Ref) and n.name == "other" for n in nodes(c))]
-        return self.all_of(own, self.per_target)
+        return self.conjunction(own, self.per_target)
 
     @staticmethod
-    def all_of(parts: list, compile: Callable):
+    def conjunction(parts: list, compile: Callable):
         """The conjuncts `parts` as one test, each compiled by `compile` (None if there is none)."""
-        if len(parts) < 2:
-            return compile(parts[0]) if parts else None
-        tests = [compile(c) for c in parts]
-        return lambda ctx: all(test(ctx) for test in tests)
+        return all_of([compile(c) for c in parts]) if parts else None
 
     def chooses(self, steps: tuple) -> tuple[list[Choice], list[ast.Effect]]:
         """The choices of an ability or a trigger, and its effects."""
