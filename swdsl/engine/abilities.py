@@ -143,7 +143,7 @@ def ability_candidates(game: Game, inst: RaceInst, phase: str) -> tuple[list[Act
         choose = ab.choose
         if len(choose) == 1 and choose[0].base is not None:
             values = choose[0].base(ctx) if first is None else first
-            unlisted.append((list(dict.fromkeys(values)), functools.partial(_choosing, key, ab, ctx, uses, False)))
+            unlisted.append((_distinct(values), functools.partial(_choosing, key, ab, ctx, uses, False)))
         elif len(choose) > 1 and all(c.few for c in choose[1:]):
             unlisted.append((_worth_checking(ctx, choose), functools.partial(_choosing, key, ab, ctx, uses, True)))
         else:
@@ -158,10 +158,22 @@ def _worth_checking(ctx: Ctx, choose: tuple[Choice, ...], i: int = 0, prefix: tu
         return [prefix]
     c = choose[i]
     out: list[tuple] = []
-    for v in c.options(ctx) if i == 0 else dict.fromkeys(c.base(ctx)):  # type: ignore[misc]
+    for v in c.options(ctx) if i == 0 else _distinct(c.base(ctx)):  # type: ignore[misc]
         ctx.b[c.name] = v
         out.extend(_worth_checking(ctx, choose, i + 1, prefix + (v,)))
     ctx.b.pop(c.name, None)
+    return out
+
+
+def _distinct(values: Any) -> list:
+    """Each of `values` once, in order (a new list: `sample` takes rejected ones out of it). A loop:
+    `dict.fromkeys` is a method call through Python's generic protocol, at every decision."""
+    out: list = []
+    seen: set = set()
+    for v in values:
+        if v not in seen:
+            seen.add(v)
+            out.append(v)
     return out
 
 
