@@ -221,12 +221,11 @@ class ExprCompiler:
         return lambda ctx: f(a(ctx), b(ctx))
 
     def _filtered(self, e: ast.Filtered):
-        how, narrowed = self._narrowing(e)
+        near, narrowed = self._narrowing(e)
         base, cond, name = narrowed or self.expr(e.base), self.expr(e.cond), e.name
         # candidates narrowed to the regions bordering X are all that `borders X` passes, unless the race
         # declares adjacency of its own (then they are every region): the conjunct is asked only then
-        near = self._near(e) if how == "near" else None
-        rest = None if near is None else all_of([self.expr(c) for c in conjuncts(e.cond) if c is not near[0]])
+        rest = None if near is None else all_of([self.expr(c) for c in conjuncts(e.cond) if c is not near])
 
         def filtered(ctx: Ctx) -> list:
             saved = ctx.it
@@ -258,14 +257,15 @@ class ExprCompiler:
         a race's few regions, its reach a frontier."""
         return self._narrowing(e)[1]
 
-    def _narrowing(self, e: ast.Filtered) -> tuple[str, Any]:
-        """How `narrowed` narrows `e` (a word: "near" for the regions bordering X), and its closure or None."""
+    def _narrowing(self, e: ast.Filtered) -> tuple[ast.Test | None, Any]:
+        """`narrowed`'s closure for `e` (or None), with the `borders X` conjunct when it narrows `e` to the
+        regions bordering X."""
         tests = [c for c in conjuncts(e.cond) if isinstance(c, ast.Test) and c.kind != "is_not" and c.subject is None]
         logged = next((self.res[id(c)][1] for c in tests if c.kind == "was"), None)
         if logged is not None:
-            return "logged", self._logged(e, logged)
+            return None, self._logged(e, logged)
         if not (isinstance(e.base, ast.RegionSet) and e.base.qual == "all"):
-            return "", None
+            return None, None
         base = self.expr(e.base)
         named = next((self.res[id(c)][1] for c in tests if self.res.get(id(c), ("",))[0] == "marker"), None)
         if named is not None:
@@ -273,17 +273,17 @@ class ExprCompiler:
 
             def marked(ctx: Ctx) -> Any:
                 return where(ctx.game)[0].get(name, ())
-            return "marker", marked
+            return None, marked
         if any(self.res.get(id(c), ("",))[0] == "marker_kind" for c in tests):
-            return "marker", _with_markers
+            return None, _with_markers
         held_by = self._occupant_is(e)
         if held_by is not None:
-            return "occupant", held_by
+            return None, held_by
         if any(self.res.get(id(c), ("",)) == ("state", "region", "attackable") for c in tests):
-            return "reach", in_reach
+            return None, in_reach
         near = self._near(e)
         if near is None:
-            return "map", self._map_prefilter(base, conjuncts(e.cond))
+            return None, self._map_prefilter(base, conjuncts(e.cond))
         other = near[1]
 
         def bordering(ctx: Ctx) -> Any:
@@ -294,7 +294,7 @@ class ExprCompiler:
                 return ()
             nb = ctx.game.board.neighbours
             return sorted(nb[x] if isinstance(x, int) else set().union(*(nb[r] for r in x)))
-        return "near", bordering
+        return near[0], bordering
 
     def _near(self, e: ast.Filtered) -> tuple[ast.Test, Callable[[Ctx], Any]] | None:
         """For `regions where … borders X …` (X not depending on the element): that conjunct and X; else None."""
