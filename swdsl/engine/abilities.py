@@ -131,8 +131,9 @@ def ability_actions(game: Game, inst: RaceInst, phase: str, only: Action | None 
 def ability_candidates(game: Game, inst: RaceInst, phase: str) -> tuple[list[Action], list[tuple]]:
     """(legal, unlisted): the abilities on offer in `phase`; those with one choice among a `where`
     selection, or whose later choices are among few values (Choice.few), are not listed but given as
-    (the values or combinations worth checking, `check(game, inst, v)`: the action choosing `v` and
-    its verdict (None), if legal): `sample` checks only the ones it draws."""
+    (the values or combinations worth checking (their positions when each choice's values are its own:
+    _nth), `check(game, inst, v)`: the action choosing `v` and its verdict (None), if legal): `sample`
+    checks only the ones it draws."""
     legal: list[Action] = []
     unlisted: list[tuple] = []
     ix = game.index
@@ -144,11 +145,33 @@ def ability_candidates(game: Game, inst: RaceInst, phase: str) -> tuple[list[Act
         if len(choose) == 1 and choose[0].base is not None:
             values = choose[0].base(ctx) if first is None else first
             unlisted.append((_distinct(values), functools.partial(_choosing, key, ab, ctx, uses, False)))
+        elif ab.product:  # their combinations by position: a product of eight regions by eight is 64 tuples
+            values = [_distinct(c.base(ctx)) for c in choose]  # type: ignore[misc]
+            n = 1
+            for v in values:
+                n *= len(v)
+            unlisted.append((list(range(n)), functools.partial(_choosing_nth, values, key, ab, ctx, uses)))
         elif len(choose) > 1 and all(c.few for c in choose[1:]):
             unlisted.append((_worth_checking(ctx, choose), functools.partial(_choosing, key, ab, ctx, uses, True)))
         else:
             legal.extend(_combos(game, user, key, ab, ctx, uses, None))
     return legal, unlisted
+
+
+def _nth(values: list[list], i: int) -> tuple:
+    """The i-th combination of one value of each list, the first list's varying slowest (as nested loops)."""
+    out: list = []
+    for c in range(len(values) - 1, -1, -1):
+        v = values[c]
+        out.append(v[i % len(v)])
+        i //= len(v)
+    out.reverse()
+    return tuple(out)
+
+
+def _choosing_nth(values: list[list], key: str, ab: Ability, ctx: Ctx, uses: dict, game: Game, inst: RaceInst,
+                  i: int) -> tuple[Action, None] | None:
+    return _choosing(key, ab, ctx, uses, True, game, inst, _nth(values, i))
 
 
 def _worth_checking(ctx: Ctx, choose: tuple[Choice, ...], i: int = 0, prefix: tuple = ()) -> list[tuple]:

@@ -27,7 +27,17 @@ def pick(game: Game, what: str, options: Sequence[T]) -> T:
 
 
 def shuffle(game: Game, items: list) -> None:
-    game.rng.shuffle(items)
+    """`random.shuffle(items)` with the game's generator, step for step (the same order from the same
+    state): written out so that a compiled loop draws with `getrandbits` itself, where the library's is
+    Python code calling Python code per item (a new game's largest cost after seeding)."""
+    draw = game.rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1  # random._randbelow(n): k random bits, drawn again until below n
+        k = n.bit_length()
+        j = draw(k)
+        while j >= n:
+            j = draw(k)
+        items[i], items[j] = items[j], items[i]
 
 
 def roll(game: Game) -> int:

@@ -97,3 +97,6 @@ class Ability:
     where: str = ""  # file:line:col of the rule
     possible: Fn | None = None  # possible(ctx with the choices bound): its effects can be made (a conquest paid)
     few: Fn | None = None  # its one choice's base when it is few (Choice.few): read before `when`, none left none asked
+    # several choices, each among few values none of which depends on an earlier choice: the combinations
+    # worth checking are the product of their bases, drawn by position (abilities._nth)
+    product: bool = False

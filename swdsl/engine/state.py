@@ -122,33 +122,36 @@ class RaceInst:
         return c
 
 
-@dataclass(eq=False)
 class Player:
-    seat: int
-    coins: int = 0
-    active: RaceInst | None = None
-    declined: list[RaceInst] = field(default_factory=list)
-    markers: list[tuple[str, int | None]] = field(default_factory=list)  # held in front of them: (marker, giver race id)
-    vars: dict[str, Any] = field(default_factory=dict)  # its `player var`s
+    """A seat at the table: its coins, its active race and declined ones, the markers in front of it."""
+
+    def __init__(self, seat: int, coins: int = 0, active: RaceInst | None = None, declined: list[RaceInst] | None = None,
+                 markers: list[tuple[str, int | None]] | None = None, vars: dict[str, Any] | None = None) -> None:
+        self.seat = seat
+        self.coins = coins
+        self.active = active
+        self.declined: list[RaceInst] = [] if declined is None else declined
+        # held in front of them: (marker, giver race id)
+        self.markers: list[tuple[str, int | None]] = [] if markers is None else markers
+        self.vars: dict[str, Any] = {} if vars is None else vars  # its `player var`s
 
 
-@dataclass(eq=False)
 class MarketState:
     """Banner queues, one per market column, facing one power queue (R10): row
     i of a column pairs its i-th banner with the i-th power while i < visible;
     coins[c][i] lie on that combo."""
 
-    columns: list[list[str]]
-    powers: list[str]
-    coins: list[list[int]]
-    discard: list[str] = field(default_factory=list)
-    tokens: list[list[int]] = field(default_factory=list)  # tokens rules put on each combo, for its taker
-    pieces: list[list[list[str]]] = field(default_factory=list)  # markers rules put on each combo, for its taker
-    out: list[str] = field(default_factory=list)  # banners the setup's board discards: never on offer
-
-    def __post_init__(self) -> None:
-        self.tokens = self.tokens or [[0] * len(c) for c in self.coins]
-        self.pieces = self.pieces or [[[] for _ in c] for c in self.coins]
+    def __init__(self, columns: list[list[str]], powers: list[str], coins: list[list[int]],
+                 discard: list[str] | None = None, tokens: list[list[int]] | None = None,
+                 pieces: list[list[list[str]]] | None = None, out: list[str] | None = None) -> None:
+        self.columns = columns
+        self.powers = powers
+        self.coins = coins
+        self.discard: list[str] = [] if discard is None else discard
+        # tokens and markers rules put on each combo, for its taker
+        self.tokens: list[list[int]] = tokens or [[0] * len(c) for c in coins]
+        self.pieces: list[list[list[str]]] = pieces or [[[] for _ in c] for c in coins]
+        self.out: list[str] = [] if out is None else out  # banners the setup's board discards: never on offer
 
     def banners(self) -> list[str]:
         return [b for column in self.columns for b in column]
@@ -213,48 +216,64 @@ class TurnState:
         self.undo: Any = None  # while a conquest's own triggers run: what `cancel conquest` takes back (undo.py)
 
 
-@dataclass(eq=False)
 class Game:
-    ruleset: Ruleset
-    setup: Setup
-    board: Board
-    seed: int
-    rng: random.Random
-    players: list[Player]
-    market: MarketState
-    bank: int
-    tray: dict[str, int]
-    pools: dict[str, int]  # marker pieces left in the box
-    hidden: dict[str, list[str]]  # setup pools of face-down markers
-    occupant: list[RaceInst | None]
-    tokens: list[int]
-    markers: list[list[Piece]]  # per region, face up
-    races: dict[int, RaceInst] = field(default_factory=dict)
-    neutrals: dict[str, RaceInst] = field(default_factory=dict)
-    next_id: int = 1
-    round: int = 1
-    current: int = 0
-    uses: dict[tuple, int] = field(default_factory=dict)  # uses of abilities limited per game
-    bound_powers: dict[int, list[str]] = field(default_factory=dict)  # region -> powers bound to it (`draw power`)
-    worn: dict[str, str] = field(default_factory=dict)  # marker -> the marker whose rules it wears (`copy`)
-    vars: dict[str, Any] = field(default_factory=dict)  # the variables of edition rules and `game var`s
-    face_down: dict[int, list[str]] = field(default_factory=dict)  # region -> markers lying there face down
-    script: dict[str, list[Any]] = field(default_factory=dict)  # chance outcomes fixed in advance (chance.py)
-    actions: list[tuple] = field(default_factory=list)
-    turn: TurnState = field(default_factory=TurnState)
-    # the game's history of coins: (seat, change, why), `cause` naming what moves them now
-    ledger: list[tuple[int, int, str]] = field(default_factory=list)
-    cause: str = "setup"
-    won_by: int | None = None  # the seat a rule gave the game to (`win the game`)
-    destroyed: dict[str, int] = field(default_factory=dict)  # per race: tokens out of the game for good (`destroy`)
-    reading_adjacency: set[int] = field(default_factory=set)  # races whose region.adjacent rules are being read
-    folding: list[tuple] = field(default_factory=list)  # the stats being folded now: (stat, race, bindings' items)
-    # not state: where the face-up markers lie (holdings.where), None once a marker or bound power moves
-    where: Any = None
-    index: Index = field(init=False)  # the ruleset's, read natively at every decision
+    """The whole state of a game (and what it is played with: ruleset, setup, board, seed).
 
-    def __post_init__(self) -> None:
-        self.index = self.ruleset.index
+    A plain class: a dataclass's generated `__init__` is Python, run at every new game and every clone
+    a search bot plays ahead on; mypyc compiles a written one."""
+
+    def __init__(self, ruleset: Ruleset, setup: Setup, board: Board, seed: int, rng: random.Random,
+                 players: list[Player], market: MarketState, bank: int, tray: dict[str, int], pools: dict[str, int],
+                 hidden: dict[str, list[str]], occupant: list[RaceInst | None], tokens: list[int],
+                 markers: list[list[Piece]], races: dict[int, RaceInst] | None = None,
+                 neutrals: dict[str, RaceInst] | None = None, next_id: int = 1, round: int = 1, current: int = 0,
+                 uses: dict[tuple, int] | None = None, bound_powers: dict[int, list[str]] | None = None,
+                 worn: dict[str, str] | None = None, vars: dict[str, Any] | None = None,
+                 face_down: dict[int, list[str]] | None = None, script: dict[str, list[Any]] | None = None,
+                 actions: list[tuple] | None = None, turn: TurnState | None = None,
+                 ledger: list[tuple[int, int, str]] | None = None, cause: str = "setup", won_by: int | None = None,
+                 destroyed: dict[str, int] | None = None) -> None:
+        self.ruleset = ruleset
+        self.setup = setup
+        self.board = board
+        self.seed = seed
+        self.rng = rng
+        self.players = players
+        self.market = market
+        self.bank = bank
+        self.tray = tray
+        self.pools = pools  # marker pieces left in the box
+        self.hidden = hidden  # setup pools of face-down markers
+        self.occupant = occupant
+        self.tokens = tokens
+        self.markers = markers  # per region, face up
+        self.races: dict[int, RaceInst] = {} if races is None else races
+        self.neutrals: dict[str, RaceInst] = {} if neutrals is None else neutrals
+        self.next_id = next_id
+        self.round = round
+        self.current = current
+        self.uses: dict[tuple, int] = {} if uses is None else uses  # uses of abilities limited per game
+        # region -> powers bound to it (`draw power`)
+        self.bound_powers: dict[int, list[str]] = {} if bound_powers is None else bound_powers
+        self.worn: dict[str, str] = {} if worn is None else worn  # marker -> the marker whose rules it wears (`copy`)
+        self.vars: dict[str, Any] = {} if vars is None else vars  # the variables of edition rules and `game var`s
+        # region -> markers lying there face down
+        self.face_down: dict[int, list[str]] = {} if face_down is None else face_down
+        # chance outcomes fixed in advance (chance.py)
+        self.script: dict[str, list[Any]] = {} if script is None else script
+        self.actions: list[tuple] = [] if actions is None else actions
+        self.turn: TurnState = TurnState() if turn is None else turn
+        # the game's history of coins: (seat, change, why), `cause` naming what moves them now
+        self.ledger: list[tuple[int, int, str]] = [] if ledger is None else ledger
+        self.cause = cause
+        self.won_by = won_by  # the seat a rule gave the game to (`win the game`)
+        # per race: tokens out of the game for good (`destroy`)
+        self.destroyed: dict[str, int] = {} if destroyed is None else destroyed
+        self.reading_adjacency: set[int] = set()  # races whose region.adjacent rules are being read
+        self.folding: list[tuple] = []  # the stats being folded now: (stat, race, bindings' items)
+        # not state: where the face-up markers lie (holdings.where), None once a marker or bound power moves
+        self.where: Any = None
+        self.index: Index = ruleset.index  # the ruleset's, read natively at every decision
 
     @property
     def over(self) -> bool:

@@ -257,6 +257,15 @@ class ExprCompiler:
         a race's few regions, its reach a frontier."""
         return self._narrowing(e)[1]
 
+    def base_reads(self, sel: ast.Expr) -> set[str]:
+        """The bindings a selection's values worth testing (`candidates`) may read: those its base names and
+        those of the conjuncts a narrowing reads (tests of the element, `occupant == X`), not those the
+        condition alone tests (`it != a`)."""
+        parts = (sel,) if not isinstance(sel, ast.Filtered) else (sel.base, *[
+            c for c in conjuncts(sel.cond) if isinstance(c, ast.Test) and c.subject is None
+            or isinstance(c, ast.Compare) and c.op == "=="])
+        return {self.res[id(n)][1] for n in nodes(parts) if self.res.get(id(n), ("",))[0] == "binding"}
+
     def _narrowing(self, e: ast.Filtered) -> tuple[ast.Test | None, Any]:
         """`narrowed`'s closure for `e` (or None), with the `borders X` conjunct when it narrows `e` to the
         regions bordering X."""

@@ -156,19 +156,30 @@ class Compiler(ExprCompiler):
             scope=a.scope.kind if a.scope else "active", choose=tuple(chooses), run=self.block(tuple(effects)),
             where=self.where(a.span), possible=self._possible(effects),
             few=chooses[0].base if len(chooses) == 1 and chooses[0].few else None,
+            product=len(chooses) > 1 and all(c.base is not None and c.few for c in chooses) and self._apart(a.steps),
         )
+
+    def _apart(self, steps: tuple) -> bool:
+        """Whether no choice's values worth checking (its base) read an earlier choice."""
+        earlier: set[str] = set()
+        for step in steps:
+            if isinstance(step, ast.Choose):
+                if not isinstance(step.selection, ast.Options) and not earlier.isdisjoint(self.base_reads(step.selection)):
+                    return False
+                earlier.add(step.name)
+        return True
 
     def options(self, sel: ast.Expr):
         fn = self.expr(sel)
         return lambda ctx: sorted(fn(ctx))
 
     def unfiltered(self, sel: ast.Expr) -> tuple[Any, bool]:
-        """The values a `where` selection tests (closures.candidates), or None: a bot drawing one
-        action checks one of them instead of listing the options; and whether they are few (narrowed,
+        """The values a selection tests (closures.candidates; one with no `where`, its options): a bot
+        drawing one action checks one of them instead of listing the options; and whether they are few (narrowed,
         or not every region; a race's reach is no few values: it is asked only of an ability whose
         condition passed)."""
-        if not isinstance(sel, ast.Filtered):
-            return None, False
+        if not isinstance(sel, ast.Filtered):  # no condition: its options are all worth checking
+            return self.options(sel), not (isinstance(sel, ast.RegionSet) and sel.qual == "all")
         narrowed = self.narrowed(sel)
         if narrowed is not None:
             return narrowed, narrowed is not in_reach

@@ -10,7 +10,7 @@ import pytest
 
 from swdsl.bots import RandomBot, play
 from swdsl.engine import caches
-from swdsl.engine.abilities import _offered, ability_actions, ability_candidates
+from swdsl.engine.abilities import _nth, _offered, ability_actions, ability_candidates
 from swdsl.engine.caches import NOT_KEPT
 from swdsl.engine.entries import Ctx
 from swdsl.engine.frontier import bordering, frontier
@@ -408,6 +408,11 @@ rule Asking {
     choose d: regions where occupant == occupant of r and it != r
     move 1 token from r to d
   }
+  ability trade once per turn during conquest {
+    choose r: regions where has beacon and is enemy
+    choose d: my regions
+    move 1 token from d to r
+  }
 }
 
 marker beacon {
@@ -424,8 +429,11 @@ def test_few_values_are_read_first_and_a_race_s_regions_narrow_an_occupant_choic
     (tmp_path / "pack.yaml").write_text("name: asking\nrequires: [classic]\n")
     (tmp_path / "asking.sw").write_text(ASKED)
     rs = load_ruleset([str(tmp_path)])
-    toll, shove = (a for a in rs.index.rule_abilities if a.source == "Asking")
+    toll, shove, trade = (a for a in rs.index.rule_abilities if a.source == "Asking")
     assert toll.few is toll.choose[0].base and shove.few is None and shove.choose[1].few
+    # the shove's second choice is among the first one's occupant's regions: no product of the two;
+    # the trade's choices are each among values of their own (a marker's regions, the race's)
+    assert not shove.product and trade.product
     game = new_game(rs, 2, 3)
     play(game, [RandomBot(1), RandomBot(2)], limit=12)
     inst, asked, when = game.turn.acting, [], toll.when
@@ -440,6 +448,14 @@ def test_few_values_are_read_first_and_a_race_s_regions_narrow_an_occupant_choic
         ctx.b["r"] = r
         every = [x for x in range(len(game.board)) if game.occupant[x] == game.occupant[r]]
         assert list(shove.choose[1].base(ctx)) == (every if game.occupant[r] else list(range(len(game.board))))
+
+
+def test_combinations_by_position_are_those_of_nested_loops():
+    """abilities._nth: an ability whose choices are each among values of their own is drawn by the
+    position of a combination, in the order of nested loops over them."""
+    values = [[3, 5, 8], ["a"], [1, 2]]
+    listed = [(x, y, z) for x in values[0] for y in values[1] for z in values[2]]
+    assert [_nth(values, i) for i in range(len(listed))] == listed
 
 
 TALLY = """

@@ -77,3 +77,20 @@ def test_same_seed_same_game(classic):
     a, _ = _play_checked(classic, 3, 77)
     b, _ = _play_checked(classic, 3, 77)
     assert a.actions == b.actions and checksum(a) == checksum(b)
+
+
+def test_the_engine_shuffles_as_the_library_does(classic):
+    """chance.shuffle is `random.shuffle` written out (compiled): a seed deals the same market, pools and
+    placements as before, so saved games keep replaying; the generator is left in the same state."""
+    import random
+
+    from swdsl.engine import chance
+
+    game = new_game(classic, 2, 1)
+    for seed in range(200):
+        items, mine = list(range(seed % 40)), list(range(seed % 40))
+        expected = random.Random(seed)
+        game.rng = random.Random(seed)
+        expected.shuffle(items)
+        chance.shuffle(game, mine)
+        assert mine == items and game.rng.getstate() == expected.getstate()
