@@ -79,9 +79,9 @@ NOTHING_HELD: Final = Held(set(), (), frozenset(), ())
 def where(game: Game) -> tuple[dict[str, tuple[int, ...]], frozenset[int], dict[RaceInst, Held]]:
     """Where the face-up markers lie (each name's regions, in order), the regions holding content with
     rules (hooked markers, bound powers) and what each race asked about holds there. Kept in the game
-    until a marker is laid, moved or taken away, a power is bound or a marker copies another: every
-    writer of `markers`, `bound_powers` and `worn` sets `game.where` to None, so it is worked out again
-    at its next use (once for the many reads between two moves)."""
+    up to date: a marker laid or taken away tells `laid` or `taken`; every other writer of `markers`,
+    `bound_powers` and `worn` (a swap, a power bound, a marker copying another, a conquest undone) sets
+    `game.where` to None, so it is worked out again at its next use."""
     found = game.where
     if found is not None and caches.SWITCH.on:
         return found
@@ -102,6 +102,51 @@ def where(game: Game) -> tuple[dict[str, tuple[int, ...]], frozenset[int], dict[
     if caches.SWITCH.on:
         game.where = found
     return found
+
+
+def laid(game: Game, name: str, region: int) -> None:
+    """A `name` marker was just laid face up in `region` (a move's second half): the index of where markers
+    lie is brought up to date in place of being made again at its next use. What races hold through their
+    regions is kept unless the marker has rules (a bomb or a toll changes nobody's holdings)."""
+    found = game.where
+    if found is None:
+        return
+    names, hooked, kept = found
+    regions = names.get(name, ())
+    hooks = name in game.index.hooked_markers
+    if region in regions and not hooks:
+        return  # one more of a marker already there: the same index
+    names = dict(names)
+    if region not in regions:
+        names[name] = tuple(sorted((*regions, region)))
+    if hooks:
+        hooked, kept = hooked | {region}, {}
+    game.where = names, hooked, kept
+
+
+def taken(game: Game, name: str, region: int) -> None:
+    """A `name` marker was just taken out of `region` (a move's first half): as `laid`."""
+    found = game.where
+    if found is None:
+        return
+    names, hooked, kept = found
+    hooks = name in game.index.hooked_markers
+    still = any(n == name for n, _, _ in game.markers[region])
+    if still and not hooks:
+        return
+    names = dict(names)
+    if not still:
+        rest = tuple(r for r in names.get(name, ()) if r != region)
+        if rest:
+            names[name] = rest
+        else:
+            names.pop(name, None)
+    if hooks:
+        rs = game.index.hooked_markers
+        if region not in game.bound_powers and not any(n in rs for n, _, _ in game.markers[region]):
+            hooked = hooked - {region}
+        kept = {}
+    game.where = names, hooked, kept
 
 
 def held(game: Game, inst: RaceInst) -> Held:

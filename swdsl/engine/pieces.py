@@ -10,6 +10,7 @@ from __future__ import annotations
 from swdsl.engine import chance
 from swdsl.engine.content import Content
 from swdsl.engine.events import fire
+from swdsl.engine.holdings import laid, taken
 from swdsl.engine.state import Game, RaceInst
 from swdsl.engine.stats import modified, region_minimum, value
 
@@ -222,7 +223,7 @@ def place_marker(game: Game, name: str, region: int, owner: RaceInst | None, str
         return False
     owned = owner is not None and game.ruleset.markers[name].kind != "place"
     game.markers[region].append((name, owner.id if owner is not None and owned else None, max(0, strength)))
-    game.where = None
+    laid(game, name, region)
     return True
 
 
@@ -236,8 +237,9 @@ def move_marker(game: Game, inst: RaceInst, name: str, dest: int) -> None:
                 if piece[0] == name and mine(region, piece[1]):
                     if not fixed and region != dest:
                         marks.pop(i)
+                        taken(game, name, region)
                         game.markers[dest].append(piece)
-                        game.where = None
+                        laid(game, name, dest)
                     return
     place_marker(game, name, dest, inst)
 
@@ -256,8 +258,9 @@ def move_piece(game: Game, kind: str, src: int, dest: int) -> None:
         if is_kind(game, piece[0], kind) and not game.ruleset.markers[piece[0]].fixed:
             if src != dest:
                 marks.pop(i)
+                taken(game, piece[0], src)
                 game.markers[dest].append(piece)
-                game.where = None
+                laid(game, piece[0], dest)
             return
 
 
@@ -277,7 +280,7 @@ def set_strength(game: Game, region: int, name: str, value: int) -> None:
 
 def remove_marker(game: Game, region: int, index: int) -> None:
     name = game.markers[region].pop(index)[0]
-    game.where = None
+    taken(game, name, region)
     if name in game.pools:
         game.pools[name] += 1
 
@@ -440,7 +443,7 @@ def draw_marker(game: Game, pool: str, region: int, inst: RaceInst | None, kind:
     if name is None:
         return None
     game.markers[region].append((name, None, 0))
-    game.where = None
+    laid(game, name, region)
     fire(game, "marker.drawn", inst, target=region)
     return name
 
@@ -453,7 +456,7 @@ def lay_from_pool(game: Game, pool: str, region: int, face_down: bool) -> str | 
         game.face_down.setdefault(region, []).append(name)
     elif name is not None:
         game.markers[region].append((name, None, 0))
-        game.where = None
+        laid(game, name, region)
     return name
 
 
@@ -462,7 +465,8 @@ def reveal(game: Game, region: int, inst: RaceInst | None) -> None:
     names = game.face_down.pop(region, None)
     if names:
         game.markers[region].extend((n, None, 0) for n in names)
-        game.where = None
+        for n in names:
+            laid(game, n, region)
         fire(game, "marker.drawn", inst, target=region)
 
 
@@ -472,8 +476,8 @@ def return_markers(game: Game, name: str, region: int, pool: str) -> None:
     for i in range(len(marks) - 1, -1, -1):
         if marks[i][0] == name:
             marks.pop(i)
+            taken(game, name, region)
             game.hidden.setdefault(pool, []).append(name)
-            game.where = None
 
 
 def bind_power(game: Game, region: int) -> str | None:

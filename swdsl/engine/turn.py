@@ -15,7 +15,7 @@ from swdsl.engine import chance, market, undo
 from swdsl.engine.abilities import ability_actions, decision_actions
 from swdsl.engine.entries import Ctx
 from swdsl.engine.events import fire, fire_each, player_races, run_trigger
-from swdsl.engine.holdings import any_attached, defenders, held_content
+from swdsl.engine.holdings import any_attached, defenders, held_content, laid, taken
 from swdsl.engine.pieces import (
     attacked,
     enter,
@@ -108,7 +108,7 @@ def lose_region(game: Game, defender: RaceInst, region: int, attacker: RaceInst,
             name, owner, _ = marks[i]
             if owner == defender.id and defs[name].returns:
                 game.turn.returning.append(marks.pop(i))
-                game.where = None
+                taken(game, name, region)
         markers_leave_with(game, region, defender)
     if defender.declined and not defender.regions and defender.player is not None:
         remove_race(game, defender)
@@ -415,7 +415,7 @@ def start_defence(game: Game) -> bool:
         if inst is not None and inst.regions:
             r = min(sorted(inst.regions), key=lambda x: game.tokens[x])
             game.markers[r].append(piece)
-            game.where = None
+            laid(game, name, r)
         elif name in game.pools:
             game.pools[name] += 1
     if not any(inst.pending > 0 for inst in game.races.values()):  # most turns: nobody to redeploy

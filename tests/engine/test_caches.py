@@ -109,9 +109,10 @@ def _held(game, inst) -> tuple:
 
 @pytest.mark.parametrize("pack", PACKS)
 def test_where_markers_lie_and_what_races_hold_are_kept_only_while_true(pack):
-    """`holdings.where` and `holdings.held`, kept in the game between two moves of markers, bound
-    powers or worn rules, and in each race until its regions change, are after every action what a
-    fresh look at the map finds (every writer drops them); a clone keeps none of them."""
+    """`holdings.where` and `holdings.held`, kept in the game (brought up to date when a marker is laid
+    or taken away, dropped when bound powers or worn rules change or markers swap) and in each race
+    until its regions change, are after every action what a fresh look at the map finds (asked at every
+    decision, so every marker moved is one the index was brought up to date for); a clone keeps none."""
     for seed, game in _positions(load_ruleset([pack]), range(6), 300):
         kept = where(game)[:2], [_held(game, inst) for inst in game.races.values()]
         assert all(inst.holding is None for inst in game.clone().races.values())
