@@ -61,6 +61,20 @@ def _compared_to(op: str, a: Callable[[Ctx], Any], k: int) -> Callable[[Ctx], bo
     return lambda ctx: a(ctx) >= k
 
 
+_UNREAD: Final = object()  # a hoisted part of a `where` not read yet in this selection
+
+
+def _read_once(fn: Callable[[Ctx], Any], cell: list) -> Callable[[Ctx], Any]:
+    """`fn`, read once per selection: its value kept in `cell` (the selection marks it unread); read
+    every time with the caches off (a speed device: tests play the same games without it)."""
+    def once(ctx: Ctx) -> Any:
+        v = cell[0]
+        if v is _UNREAD or not caches.SWITCH.on:
+            v = cell[0] = fn(ctx)
+        return v
+    return once
+
+
 def _with_markers(ctx: Ctx) -> list[int]:
     return [r for r, marks in enumerate(ctx.game.markers) if marks]
 
@@ -100,8 +114,12 @@ class ExprCompiler:
     shared: dict[str, Variable]  # every declaration's `game var`s and `player var`s
     decl_name: str  # the declaration being compiled (`here` finds its marker)
     rename: dict[str, str]  # marker names read as others (a copied relic's own name means its wearer)
+    hoisted: dict[int, Callable[[Ctx], Any]]  # while a `where` is compiled: its parts read once per selection
 
     def expr(self, e: ast.Expr):
+        found = self.hoisted.get(id(e))
+        if found is not None:
+            return found
         m = getattr(self, "_" + type(e).__name__.lower())
         return m(e)
 
@@ -222,26 +240,58 @@ class ExprCompiler:
 
     def _filtered(self, e: ast.Filtered):
         near, narrowed = self._narrowing(e)
-        base, cond, name = narrowed or self.expr(e.base), self.expr(e.cond), e.name
+        base, name = narrowed or self.expr(e.base), e.name
+        cells = self._hoist(e)
+        cond = self.expr(e.cond)
         # candidates narrowed to the regions bordering X are all that `borders X` passes, unless the race
         # declares adjacency of its own (then they are every region): the conjunct is asked only then
         rest = None if near is None else all_of([self.expr(c) for c in conjuncts(e.cond) if c is not near])
+        for n in cells:
+            del self.hoisted[n]
+        held = list(cells.values())
 
         def filtered(ctx: Ctx) -> list:
             saved = ctx.it
             out = []
             test = cond if rest is None or declares_adjacency(ctx.game, ctx.me) else rest
+            outer = None
+            if held:
+                outer = [c[0] for c in held]  # a selection read again inside itself keeps its own values
+                for c in held:
+                    c[0] = _UNREAD
             for x in base(ctx):
                 ctx.it = x
                 if name is not None:
                     ctx.b[name] = x
                 if test(ctx):
                     out.append(x)
+            if outer is not None:
+                for c, v in zip(held, outer):
+                    c[0] = v
             ctx.it = saved
             return out
         if isinstance(e.base, ast.RegionSet) and e.base.qual == "all" and self.static(e.cond):
             return _per_board(filtered, reads_adjacency(e.cond))
         return filtered
+
+    def _hoist(self, e: ast.Filtered) -> dict[int, list]:
+        """The counts and selections of `e`'s condition that do not read its element (`count (neighbours of
+        f where is mine)` while testing each race), each compiled to be read once per selection, at its
+        first use, and kept in a cell of its own (by node id) while `e`'s condition is compiled."""
+        cells: dict[int, list] = {}
+        stack: list[Any] = [e.cond]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, (ast.Count, ast.Filtered)) and not self._mentions_element(n, e.name):
+                fn, cell = self.expr(n), [_UNREAD]
+                cells[id(n)] = cell
+                self.hoisted[id(n)] = _read_once(fn, cell)
+                continue
+            if isinstance(n, ast.Filtered):  # a `where` inside: its own condition tests its own elements
+                stack.append(n.base)
+                continue
+            stack.extend(children(n))
+        return cells
 
     def candidates(self, e: ast.Filtered):
         """The values a `where` tests: its base, or fewer (narrowed)."""
@@ -390,10 +440,12 @@ class ExprCompiler:
             if isinstance(n, ast.Test) and n.subject is None:
                 return True
             if isinstance(n, ast.Filtered):
+                if name is not None and any(isinstance(x, ast.Ref) and self.res.get(id(x), ("",)) == ("binding", name)
+                                            for x in nodes(n.cond)):
+                    return True  # its `as` name read inside a nested `where`
                 stack.append(n.base)
                 continue
-            stack.extend(x for f in attrs.fields(type(n)) for v in [getattr(n, f.name)]
-                         for x in (v if isinstance(v, tuple) else (v,)) if attrs.has(type(x)))
+            stack.extend(children(n))
         return False
 
     def static(self, e, fixed: frozenset[str] = frozenset(), given: list | None = None) -> bool:
@@ -570,6 +622,12 @@ def nodes(tree) -> Iterator:
         elif attrs.has(type(n)):
             yield n
             stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)))
+
+
+def children(n) -> list:
+    """The nodes directly inside node `n` (through its tuples of nodes)."""
+    return [x for f in attrs.fields(type(n)) for v in [getattr(n, f.name)]
+            for x in (v if isinstance(v, tuple) else (v,)) if attrs.has(type(x))]
 
 
 def reads_adjacency(e) -> bool:

@@ -32,6 +32,7 @@ NAMES_PROPS = frozenset(n for props in DECL_PROPS.values() for n, (kind, _) in p
 class Compiler(ExprCompiler):
     def __init__(self, checked: Checked):
         self.res = checked.resolved
+        self.hoisted = {}
         self.shared = {n: Variable(n, None if v.init == "none" else v.init, v.shared) for n, v in checked.shared.items()}
 
     # ---- declarations

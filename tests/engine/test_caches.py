@@ -480,19 +480,72 @@ def test_selections_of_what_the_turn_s_conquests_took_are_narrowed_to_them(tmp_p
         if written != "was":
             rules = rules.replace("defeated\n", "defeated)\n").replace("occupied\n", "occupied)\n")
             rules = rules.replace("attacked\n", "attacked)\n")
-        folder = tmp_path / written.strip("(").replace(" ", "_")
-        folder.mkdir()
-        (folder / "pack.yaml").write_text("name: tally\nrequires: [classic]\n")
-        (folder / "tally.sw").write_text(rules)
-        rs = load_ruleset([str(folder)])
-        played = []
-        for seed in range(4):
-            game = new_game(rs, 3, seed)
-            play(game, [RandomBot(seed * 10 + s) for s in range(3)])
-            played.append((checksum(game), [p.coins for p in game.players]))
-        games.append(played)
+        games.append(_games_with(tmp_path / written.strip("(").replace(" ", "_"), rules))
     assert games[0] == games[1]
     assert any(coins != [0, 0, 0] for _, coins in games[0])
+
+
+def _games_with(folder: Path, rules: str) -> list:
+    """(checksum, coins) of four 3-player random games of classic with `rules` added."""
+    folder.mkdir()
+    (folder / "pack.yaml").write_text("name: added\nrequires: [classic]\n")
+    (folder / "added.sw").write_text(rules)
+    rs = load_ruleset([str(folder)])
+    played = []
+    for seed in range(4):
+        game = new_game(rs, 3, seed)
+        play(game, [RandomBot(seed * 10 + s) for s in range(3)])
+        played.append((checksum(game), [p.coins for p in game.players]))
+    return played
+
+
+MAJORITY = """
+rule Majority {
+  "A coin per region where no other race holds as many of its neighbours."
+  on turn.end always: gain 1 coin for each my regions as f where count (races as x where x is not mine
+      and count (neighbours of f where occupant is x) >= count (neighbours of f where MINE)) == 0
+}
+"""
+
+
+def test_parts_of_a_selection_that_do_not_read_its_element_are_read_once_and_change_nothing(tmp_path):
+    """closures._hoist: in `races as x where … count (neighbours of f where is mine)`, the count does not
+    read x, so it is read once per selection of races (not once per race): the same games as with the
+    count written to read x (`is mine and x == x`, never read once), and replayed with the caches off
+    (read for every race) they end the same; coins are paid."""
+    games = [_games_with(tmp_path / str(i), MAJORITY.replace("MINE", mine))
+             for i, mine in enumerate(("is mine", "is mine and x == x"))]
+    assert games[0] == games[1]
+    assert any(coins != [0, 0, 0] for _, coins in games[0])
+    rs = load_ruleset([str(tmp_path / "0")])
+    for seed in range(4):
+        game = new_game(rs, 3, seed)
+        play(game, [RandomBot(seed * 10 + s) for s in range(3)])
+        rec = record(game, [str(tmp_path / "0")])
+        caches.SWITCH.on = False
+        try:
+            assert checksum(replay(rs, rec)) == rec["checksum"]
+        finally:
+            caches.SWITCH.on = True
+
+
+NEIGHBOURLY = """
+rule Neighbourly {
+  "A coin per region of the race bordering another of its regions."
+  on turn.end always: gain 1 coin for each regions as r where is mine and BORDERS
+}
+"""
+
+
+def test_a_selection_s_name_read_inside_a_nested_selection_is_read_for_each_element(tmp_path):
+    """closures._mentions_element sees `r` read inside a nested `where`: `regions as r where is mine and
+    borders (regions where occupant == occupant of r and it != r)` is not narrowed to the regions bordering
+    one set worked out before r is bound, nor read once per selection: the same games as with the
+    `borders` written so that it narrows nothing (`(… or false)`)."""
+    nested = "borders (regions where occupant == occupant of r and it != r)"
+    games = [_games_with(tmp_path / str(i), NEIGHBOURLY.replace("BORDERS", written))
+             for i, written in enumerate((nested, f"({nested} or false)"))]
+    assert games[0] == games[1]
 
 
 TUNNELS = {
