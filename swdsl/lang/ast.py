@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import attrs
 
 from swdsl.diagnostics import Span
@@ -268,3 +270,38 @@ class Decl:
     items: tuple[Item, ...]
     path: str
     span: Span
+
+
+# ---- walking a tree --------------------------------------------------------------
+
+
+def conjuncts(e) -> list:
+    """The parts of `a and b and …` (e itself if it is no `and`)."""
+    if isinstance(e, BoolOp) and e.op == "and":
+        return conjuncts(e.left) + conjuncts(e.right)
+    return [e]
+
+
+def nodes(tree) -> Iterator:
+    """Every node of `tree` (a node or a tuple of them), itself included, through nested tuples."""
+    stack = [tree]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, tuple):
+            stack.extend(n)
+        elif attrs.has(type(n)):
+            yield n
+            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)))
+
+
+def children(n) -> list:
+    """The nodes directly inside node `n` (through its tuples of nodes)."""
+    return [x for f in attrs.fields(type(n)) for v in [getattr(n, f.name)]
+            for x in (v if isinstance(v, tuple) else (v,)) if attrs.has(type(x))]
+
+
+def reads_adjacency(e) -> bool:
+    """Whether `e` asks about adjacency (`borders`, `neighbours of`): its value is then map-only
+    only for races that declare no adjacency of their own (region.adjacent)."""
+    return any(isinstance(n, Test) and n.kind == "borders" or isinstance(n, Attr) and n.name == "neighbours"
+               for n in nodes(e))

@@ -4,20 +4,18 @@ of a Ctx, built once; nothing walks the tree while a game runs."""
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any, Final
-
-import attrs
 
 from swdsl.engine import caches
 from swdsl.engine import queries as Q
-from swdsl.engine.caches import NOT_KEPT, kept_for_kind
 from swdsl.engine.entries import Ctx, Variable
 from swdsl.engine.frontier import candidates
 from swdsl.engine.holdings import where
 from swdsl.engine.stats import declares_adjacency
 from swdsl.engine.vocabulary import ATTRIBUTES, FORMS, FUNCTIONS, LOG_STATES, SETS, STATES, VALUES
-from swdsl.lang import ast
+from swdsl.lang import ast, memos
+from swdsl.lang.ast import children, conjuncts, nodes, reads_adjacency
 
 
 def const(v):
@@ -210,7 +208,7 @@ class ExprCompiler:
         args = [self.expr(a) for a in e.args]
         call = FUNCTIONS[e.func].call
         if FUNCTIONS[e.func].borders_only:
-            return _borders_only(call, args)
+            return memos.by_arguments(call, args)
         return lambda ctx: called(call, ctx, args)
 
     def _neg(self, e: ast.Neg):
@@ -271,7 +269,7 @@ class ExprCompiler:
             ctx.it = saved
             return out
         if isinstance(e.base, ast.RegionSet) and e.base.qual == "all" and self.static(e.cond):
-            return _per_board(filtered, reads_adjacency(e.cond))
+            return memos.per_board(filtered, reads_adjacency(e.cond))
         return filtered
 
     def _hoist(self, e: ast.Filtered) -> dict[int, list]:
@@ -426,7 +424,7 @@ class ExprCompiler:
                     out.append(x)
             ctx.it = saved
             return out
-        return _per_board(passing, any(reads_adjacency(c) for c in static), tuple)
+        return memos.per_board(passing, any(reads_adjacency(c) for c in static), tuple)
 
     def _mentions_element(self, e, name: str | None) -> bool:
         """Whether `e` reads the element a `where` is testing (`it`, its `as` name), outside the
@@ -515,7 +513,7 @@ class ExprCompiler:
         when it reads only the target's own facts."""
         fn = self.expr(e)
         if self.static(e, frozenset({"target"})) and not self.static(e):
-            return _per_target(fn, reads_adjacency(e), self.local(e))
+            return memos.per_target(fn, reads_adjacency(e), self.local(e))
         return fn
 
     def _test(self, e: ast.Test):
@@ -596,98 +594,7 @@ def _looks_like(names: frozenset[str], region: bool) -> Callable[[Ctx, Any], boo
     return test
 
 
-_MISSING: Final = object()
-
-
 def in_reach(ctx: Ctx) -> list[int]:
     """The regions worth testing for `is attackable`: the race's frontier where the board tells it, else
     every region but its own (frontier.candidates, as `sample` draws conquest targets)."""
     return [] if ctx.me is None else candidates(ctx.game, ctx.me)[0]
-
-
-def conjuncts(e) -> list:
-    """The parts of `a and b and …` (e itself if it is no `and`)."""
-    if isinstance(e, ast.BoolOp) and e.op == "and":
-        return conjuncts(e.left) + conjuncts(e.right)
-    return [e]
-
-
-def nodes(tree) -> Iterator:
-    """Every node of `tree` (a node or a tuple of them), itself included, through nested tuples."""
-    stack = [tree]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, tuple):
-            stack.extend(n)
-        elif attrs.has(type(n)):
-            yield n
-            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)))
-
-
-def children(n) -> list:
-    """The nodes directly inside node `n` (through its tuples of nodes)."""
-    return [x for f in attrs.fields(type(n)) for v in [getattr(n, f.name)]
-            for x in (v if isinstance(v, tuple) else (v,)) if attrs.has(type(x))]
-
-
-def reads_adjacency(e) -> bool:
-    """Whether `e` asks about adjacency (`borders`, `neighbours of`): its value is then map-only
-    only for races that declare no adjacency of their own (region.adjacent)."""
-    return any(isinstance(n, ast.Test) and n.kind == "borders" or isinstance(n, ast.Attr) and n.name == "neighbours"
-               for n in nodes(e))
-
-
-def _per_target(fn, adjacency: bool, local: bool):
-    """Memoise a value that depends only on the map and `target`, per board and target; one that reads
-    only the target's own facts, in the ruleset per kind of region (Board.kind_ids): on any board."""
-    def cached(ctx: Ctx) -> Any:
-        if adjacency and declares_adjacency(ctx.game, ctx.me) or not caches.SWITCH.on:
-            return fn(ctx)
-        target = ctx.b.get("target")
-        if local and target is not None:
-            values = ctx.game.index.local.get(cached)
-            if values is None:
-                values = ctx.game.index.local[cached] = []
-            kind = ctx.game.board.kind_ids[target]
-            got = kept_for_kind(values, kind)
-            if got is NOT_KEPT:
-                got = values[kind] = fn(ctx)
-            return got
-        memo, key = ctx.game.board.memo, (cached, target)
-        got = memo.get(key, _MISSING)
-        if got is _MISSING:
-            got = memo[key] = fn(ctx)
-        return got
-    return cached
-
-
-def _borders_only(call, args):
-    """A call of a function of its arguments and borders alone (`reach`, `groups`): for a race that
-    declares no adjacency of its own, its last value is kept in the board with the arguments' values
-    and given again while they are the same (a reach rule's `target borders reach(my regions, …)`
-    asks the same reach for every target)."""
-    def kept(ctx):
-        values = [a(ctx) for a in args]
-        if declares_adjacency(ctx.game, ctx.me) or not caches.SWITCH.on:
-            return call(ctx, *values)
-        key = tuple(v if v is None or isinstance(v, (int, frozenset)) else tuple(v) for v in values)
-        memo = ctx.game.board.memo
-        last = memo.get(kept)
-        if last is None or last[0] != key:
-            last = memo[kept] = key, call(ctx, *values)
-        found = last[1]
-        return list(found) if isinstance(found, list) else found  # a list of its own for whoever asked
-    return kept
-
-
-def _per_board(fn, adjacency: bool, keep=frozenset):
-    """Memoise a map-only selection in the board it was computed on (`keep`: as what)."""
-    def cached(ctx: Ctx) -> Any:
-        if adjacency and declares_adjacency(ctx.game, ctx.me) or not caches.SWITCH.on:
-            return keep(fn(ctx))
-        memo = ctx.game.board.memo
-        got = memo.get(cached)
-        if got is None:
-            got = memo[cached] = keep(fn(ctx))
-        return got
-    return cached

@@ -20,8 +20,9 @@ from swdsl.engine.hooks import Ability, Choice, Modifier, Trigger
 from swdsl.engine.stats import shielded
 from swdsl.engine.vocabulary import DECL_PROPS, EFFECTS, STATS
 from swdsl.lang import ast
+from swdsl.lang.ast import conjuncts, nodes, reads_adjacency
 from swdsl.lang.checker import Checked
-from swdsl.lang.closures import ExprCompiler, all_of, called, conjuncts, const, in_reach, nodes, reads_adjacency
+from swdsl.lang.closures import ExprCompiler, all_of, called, const, in_reach
 from swdsl.lang.typer import ELEMENT
 
 Run = Callable[[Ctx], Any]

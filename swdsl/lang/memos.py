@@ -1,0 +1,71 @@
+"""Values the compiled rules keep instead of working them out again: map-only values per board and
+target (or per kind of region, in the ruleset: on any board), map-only selections per board, and the
+last value of a function of its arguments and borders alone. Each is worked out again whenever the
+race reading it declares adjacency of its own (its borders are not the map's) or the caches are off."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from swdsl.engine import caches
+from swdsl.engine.caches import NOT_KEPT, kept_for_kind
+from swdsl.engine.entries import Ctx
+from swdsl.engine.stats import declares_adjacency
+
+_MISSING: Final = object()
+
+
+def per_target(fn, adjacency: bool, local: bool):
+    """Memoise a value that depends only on the map and `target`, per board and target; one that reads
+    only the target's own facts, in the ruleset per kind of region (Board.kind_ids): on any board."""
+    def cached(ctx: Ctx) -> Any:
+        if adjacency and declares_adjacency(ctx.game, ctx.me) or not caches.SWITCH.on:
+            return fn(ctx)
+        target = ctx.b.get("target")
+        if local and target is not None:
+            values = ctx.game.index.local.get(cached)
+            if values is None:
+                values = ctx.game.index.local[cached] = []
+            kind = ctx.game.board.kind_ids[target]
+            got = kept_for_kind(values, kind)
+            if got is NOT_KEPT:
+                got = values[kind] = fn(ctx)
+            return got
+        memo, key = ctx.game.board.memo, (cached, target)
+        got = memo.get(key, _MISSING)
+        if got is _MISSING:
+            got = memo[key] = fn(ctx)
+        return got
+    return cached
+
+
+def by_arguments(call, args):
+    """A call of a function of its arguments and borders alone (`reach`, `groups`): for a race that
+    declares no adjacency of its own, its last value is kept in the board with the arguments' values
+    and given again while they are the same (a reach rule's `target borders reach(my regions, …)`
+    asks the same reach for every target)."""
+    def kept(ctx):
+        values = [a(ctx) for a in args]
+        if declares_adjacency(ctx.game, ctx.me) or not caches.SWITCH.on:
+            return call(ctx, *values)
+        key = tuple(v if v is None or isinstance(v, (int, frozenset)) else tuple(v) for v in values)
+        memo = ctx.game.board.memo
+        last = memo.get(kept)
+        if last is None or last[0] != key:
+            last = memo[kept] = key, call(ctx, *values)
+        found = last[1]
+        return list(found) if isinstance(found, list) else found  # a list of its own for whoever asked
+    return kept
+
+
+def per_board(fn, adjacency: bool, keep=frozenset):
+    """Memoise a map-only selection in the board it was computed on (`keep`: as what)."""
+    def cached(ctx: Ctx) -> Any:
+        if adjacency and declares_adjacency(ctx.game, ctx.me) or not caches.SWITCH.on:
+            return keep(fn(ctx))
+        memo = ctx.game.board.memo
+        got = memo.get(cached)
+        if got is None:
+            got = memo[cached] = keep(fn(ctx))
+        return got
+    return cached
