@@ -130,7 +130,8 @@ def taken(game: Game, name: str, region: int) -> None:
     if found is None:
         return
     names, hooked, kept = found
-    hooks = name in game.index.hooked_markers
+    rules = game.index.hooked_markers
+    hooks = name in rules
     still = any(n == name for n, _, _ in game.markers[region])
     if still and not hooks:
         return
@@ -142,8 +143,7 @@ def taken(game: Game, name: str, region: int) -> None:
         else:
             names.pop(name, None)
     if hooks:
-        rs = game.index.hooked_markers
-        if region not in game.bound_powers and not any(n in rs for n, _, _ in game.markers[region]):
+        if region not in game.bound_powers and not any(n in rules for n, _, _ in game.markers[region]):
             hooked = hooked - {region}
         kept = {}
     game.where = names, hooked, kept
