@@ -19,17 +19,18 @@ The caches, and why each is always right (docs/architecture.md, Speed):
 - where markers lie and what each race holds through them (holdings.where), kept
   in the game and dropped by every writer of markers, bound powers and worn rules;
   each race's answer is kept in it too (`RaceInst.holding`) while that index and
-  its regions are the same (every writer of its regions drops it);
+  its regions with content are the same (a writer of its regions drops it when
+  the region is one of those);
 - facts kept while a game is only read (`reading`): what each conquest costs, a
-  race's declared neighbours of a region. Deciding legality, and choosing among
-  legal actions, reads the game and writes nothing, so these cannot change until
-  it is over.
+  race's declared neighbours of a region, the parts of a rule that read no binding
+  (memos.per_decision). Deciding legality, choosing among legal actions and
+  working out a turn's coins read the game and write nothing, so these cannot
+  change until it is over.
 """
 
 from __future__ import annotations
 
 import functools
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Final, TypeVar
@@ -51,16 +52,6 @@ class Switch:
 SWITCH: Final = Switch()
 
 
-class _Reading(threading.local):
-    """The game being read in this thread, and the facts worked out about it."""
-
-    game: Any = None
-    memo: dict | None = None  # made at the first fact kept
-
-
-_SCOPE = _Reading()
-
-
 NOT_KEPT: Final[Any] = object()
 
 
@@ -72,41 +63,37 @@ def kept_for_kind(values: list, kind: int) -> Any:
     return values[kind]
 
 
-def kept(game: Any) -> dict | None:
+def kept(game: Game) -> dict | None:
     """The facts kept about `game` while it is only read, or None when it may change."""
-    if _SCOPE.game is not game or not SWITCH.on:
-        return None
-    memo = _SCOPE.memo
-    if memo is None:
-        memo = _SCOPE.memo = {}
-    return memo
+    return game.kept if SWITCH.on else None
 
 
 @contextmanager
-def reading(game: Any) -> Iterator[None]:
+def reading(game: Game) -> Iterator[None]:
     """While the block runs, `game` is only read: facts about it are kept (calls inside share them)."""
-    if _SCOPE.game is not None:
+    if game.kept is not None:
         yield
         return
-    _SCOPE.game = game
+    game.kept = {}
     try:
         yield
     finally:
-        _SCOPE.game = _SCOPE.memo = None
+        game.kept = None
 
 
 def reads(fn: F) -> F:
-    """`fn(game, …)` only reads the game (legality): it runs `reading` it when something asked
-    in it may be asked again — a race's neighbours, where declared adjacency is worked out live
-    (`Index.live_adjacency`); a conquest's cost is asked once per target there, and the scope
-    itself costs a twentieth of a random game."""
+    """`fn(game, …)` only reads the game (legality, scoring): it runs `reading` it when something
+    asked in it may be asked again (`Index.scoped`) — a race's neighbours, where declared adjacency
+    is worked out live, or the parts of rules read once per decision (memos.per_decision); a
+    conquest's cost is asked once per target there. The facts are kept in the game (`Game.kept`):
+    a game is read by one thread at a time."""
     @functools.wraps(fn)
     def scoped(game: Game, *args: Any) -> Any:
-        if _SCOPE.game is not None or not game.index.live_adjacency:
+        if game.kept is not None or not game.index.scoped:
             return fn(game, *args)
-        _SCOPE.game = game
+        game.kept = {}
         try:
             return fn(game, *args)
         finally:
-            _SCOPE.game = _SCOPE.memo = None
+            game.kept = None
     return scoped  # type: ignore[return-value]

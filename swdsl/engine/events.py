@@ -136,6 +136,8 @@ def _listeners(game: Game, event: str, inst: RaceInst | None) -> list[tuple[Race
     out: list[tuple[RaceInst, Trigger]] = []
     ix = game.index
     hearers = None if may_hold(game, event, ix.held_events, ix.power_events) else ix.wide_hearers.get(event, ())
+    if hearers is not None and not _on_table(game, hearers):
+        return out
     for other in table_races(game):
         if other is inst or hearers is not None and not any(other.race is c or other.power is c for c in hearers):
             continue
@@ -145,6 +147,16 @@ def _listeners(game: Game, event: str, inst: RaceInst | None) -> list[tuple[Race
             out.extend((other, t) for t in heard
                        if (t.audience == "anyone" or t.audience == "ours" and ours) and other.scope_ok(t.scope))
     return out
+
+
+def _on_table(game: Game, hearers: tuple) -> bool:
+    """Whether some race on the table is one of `hearers` or has one as its power (most events of a
+    game, none is: the table is not put in order for nothing)."""
+    for inst in game.races.values():
+        for c in hearers:
+            if inst.race is c or inst.power is c:
+                return True
+    return False
 
 
 def player_races(game: Game, seat: int) -> list[RaceInst]:

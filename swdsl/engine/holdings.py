@@ -150,21 +150,21 @@ def taken(game: Game, name: str, region: int) -> None:
 
 
 def held(game: Game, inst: RaceInst) -> Held:
-    """What the race holds through its regions now. Kept in the race while the marker index and its
-    regions are the same (`inst.holding`: every writer of its regions drops it, and a new index is
-    another object), and in the index while its regions with content stay the same (a race's own
-    moves change only which of them it holds)."""
+    """What the race holds through its regions now. Kept in the race (`inst.holding`) while the marker
+    index's record of holdings is the same object (laying or taking away a marker with rules, or a new
+    index, makes a new one) and no region with content came to it or left it (hold and release drop it);
+    and in that record while its regions with content stay the same."""
     index = game.where
     memo = inst.holding
-    if memo is not None and memo[0] is index and caches.SWITCH.on:
-        return memo[1]
+    if memo is not None and index is not None and memo[0] is index[2] and caches.SWITCH.on:
+        return memo[2]
     if index is None or not caches.SWITCH.on:
         if not (game.index.hooked_markers or game.bound_powers):
             return NOTHING_HELD
         index = where(game)
     found = _held(game, inst, index)
     if caches.SWITCH.on:
-        inst.holding = index, found
+        inst.holding = index[2], index[1], found
     return found
 
 

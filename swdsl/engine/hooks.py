@@ -47,6 +47,9 @@ class Modifier:
     # target has entry and …` asks nothing of a region without an entry
     gate: Fn | None = None
     ungated: Modifier | None = None
+    # some of its parts read neither `target` nor any other binding (`target borders reach(my regions, …)`):
+    # they are read once per decision (memos.per_decision), so legality runs in a reading scope
+    per_decision: bool = False
 
 
 @dataclass(frozen=True, eq=False)

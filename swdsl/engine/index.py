@@ -72,8 +72,12 @@ class Index:
         self.token_markers = frozenset(n for n, m in rs.markers.items() if m.counts_as_token)  # count as tokens
         # some declared adjacency reads more than the map and a few values (variables, `here`): a race's
         # neighbours are worked out live, and kept while a game is only read (caches.reads)
-        self.live_adjacency = any(not (m.map_only or m.given) for c in [*everything, *rs.copied.values()]
-                                  for m in c.modifiers.get("region.adjacent", ()))
+        live_adjacency = any(not (m.map_only or m.given) for c in [*everything, *rs.copied.values()]
+                             for m in c.modifiers.get("region.adjacent", ()))
+        # legality and scoring read the game in a scope (caches.reads) where facts worked out are kept: a
+        # race's neighbours worked out live, the parts of rules read once per decision
+        self.scoped = live_adjacency or any(m.per_decision for c in [*everything, *rs.copied.values()]
+                                            for mods in c.modifiers.values() for m in mods)
         self.action_budget = rs.budgets.actions
         self.trigger_budget = rs.budgets.trigger_runs
         self.visible = rs.market.visible  # combos on offer per column

@@ -57,8 +57,9 @@ class RaceInst:
         self.tags: frozenset[str] = frozenset()  # its banner's and power's tags and names (`has TAG`)
         self.turn_vars: tuple[tuple[str, Any], ...] = ()  # (name, initial value) of its variables reset every turn
         self.fold_cache: dict[str, Plan] = {}  # per stat, its fold plan (stats.plan)
-        # what it holds through its regions, with the marker index it was read from (holdings.held); every
-        # change of `regions` goes through hold/release/release_all, which drop it
+        # what it holds through its regions: (the marker index's record of holdings, the regions with content,
+        # what it holds) as holdings.held read them; every change of `regions` goes through hold/release/
+        # release_all, which drop it when a region with content comes or goes
         self.holding: tuple | None = None
         if hooks_of is None:
             self.rebuild_hooks()
@@ -88,14 +89,22 @@ class RaceInst:
         self.fold_cache.clear()
 
     def hold(self, region: int) -> None:
-        """The race now holds `region` (what it holds through its regions is looked at again)."""
+        """The race now holds `region` (what it holds through its regions is looked at again if content
+        with rules lies there)."""
         self.regions.add(region)
-        self.holding = None
+        self._changed(region)
 
     def release(self, region: int) -> None:
         """The race no longer holds `region`."""
         self.regions.discard(region)
-        self.holding = None
+        self._changed(region)
+
+    def _changed(self, region: int) -> None:
+        """What the race holds through its regions stays the same unless `region` is one of those the
+        marker index it was read from lists with content with rules (holdings.where)."""
+        holding = self.holding
+        if holding is not None and region in holding[1]:
+            self.holding = None
 
     def release_all(self) -> None:
         """The race holds no region any more."""
@@ -273,6 +282,8 @@ class Game:
         self.folding: list[tuple] = []  # the stats being folded now: (stat, race, bindings' items)
         # not state: where the face-up markers lie (holdings.where), None once a marker or bound power moves
         self.where: Any = None
+        # not state: the facts kept while the game is only read (caches.reads), None outside such a scope
+        self.kept: dict | None = None
         self.index: Index = ruleset.index  # the ruleset's, read natively at every decision
 
     @property

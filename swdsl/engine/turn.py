@@ -11,7 +11,7 @@ only; a declined race that plays does so first (R66).
 
 from __future__ import annotations
 
-from swdsl.engine import chance, market, undo
+from swdsl.engine import caches, chance, market, undo
 from swdsl.engine.abilities import ability_actions, decision_actions
 from swdsl.engine.entries import Ctx
 from swdsl.engine.events import fire, fire_each, player_races, run_trigger
@@ -447,16 +447,20 @@ def score(game: Game, seat: int) -> None:
     game.cause = "regions"
     races = player_races(game, seat)
     for inst in races:
-        if modified(game, "score.region", inst):
-            regions = sorted(inst.regions)
-            found = local_values(game, "score.region", inst, regions)
-            total += sum(value(game, "score.region", inst, target=r) for r in regions) if found is None else sum(found)
-        else:
-            total += len(inst.regions)
+        total += region_coins(game, inst) if modified(game, "score.region", inst) else len(inst.regions)
     gain(game, seat, total)
     for inst in races:
         if inst.id in game.races:
             fire(game, "turn.end", inst)
+
+
+@caches.reads
+def region_coins(game: Game, inst: RaceInst) -> int:
+    """What `inst`'s regions score (score.region), read in one scope: the parts of its rules that read
+    no region are read once for all of them."""
+    regions = sorted(inst.regions)
+    found = local_values(game, "score.region", inst, regions)
+    return sum(value(game, "score.region", inst, target=r) for r in regions) if found is None else sum(found)
 
 
 def next_turn(game: Game) -> None:

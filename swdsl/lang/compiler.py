@@ -18,15 +18,17 @@ from swdsl.engine.entries import BLOCK, FLAG, Ctx, Overflow, Variable
 from swdsl.engine.errors import ContentError
 from swdsl.engine.hooks import Ability, Choice, Modifier, Trigger
 from swdsl.engine.stats import shielded
-from swdsl.engine.vocabulary import DECL_PROPS, EFFECTS, STATS
-from swdsl.lang import ast
-from swdsl.lang.ast import conjuncts, nodes, reads_adjacency
+from swdsl.engine.vocabulary import DECL_PROPS, EFFECTS, FUNCTIONS, STATS
+from swdsl.lang import ast, memos
+from swdsl.lang.ast import children, conjuncts, nodes, reads_adjacency
 from swdsl.lang.checker import Checked
 from swdsl.lang.closures import ExprCompiler, all_of, called, const, in_reach
 from swdsl.lang.typer import ELEMENT
 
 Run = Callable[[Ctx], Any]
 # properties that take names (`tags a b`, `survives decline`): their words are kept as a tuple
+# the region states whose test folds a stat (immunity, reach, cost)
+_FOLDING_STATES = frozenset({("region", "immune"), ("region", "attackable"), ("region", "conquerable")})
 NAMES_PROPS = frozenset(n for props in DECL_PROPS.values() for n, (kind, _) in props.items() if kind == "names")
 
 
@@ -87,9 +89,60 @@ class Compiler(ExprCompiler):
         return c
 
     def modifier(self, d: ast.Decl, m: ast.Modifier) -> Modifier:
+        parts = [e for e in (m.value, m.when, m.floor, m.cap) if e is not None]
+        once = self.per_decision(parts) if "target" in STATS[m.stat.text].bindings else []
+        try:
+            return self._modifier(d, m, parts, bool(once))
+        finally:
+            for n in once:
+                del self.hoisted[n]
+
+    def per_decision(self, parts: list) -> list[int]:
+        """The selections, counts and reaches in a rule of `target` that read no binding, no element
+        outside their own `where`s and no stat, and are not map-only (those are kept per board): the
+        same at every region a decision asks about, so each is compiled to be read once per decision
+        (memos.per_decision) while the rule is compiled. Their node ids."""
+        found = []
+        stack = list(parts)
+        while stack:
+            n = stack.pop()
+            if self.static(n):
+                continue
+            if isinstance(n, (ast.Count, ast.Filtered, ast.Call)) and self._unbound(n) and self._costly(n):
+                self.hoisted[id(n)] = memos.per_decision(self.expr(n))
+                found.append(id(n))
+                continue
+            stack.extend([n.base] if isinstance(n, ast.Filtered) else children(n))
+        return found
+
+    def _costly(self, e: ast.Expr) -> bool:
+        """Whether `e` walks the map: a reach or groups, a region's group or neighbours, or a selection of every
+        region that no marker narrows (`regions where is occupied …`); reading a cheaper one again costs
+        less than keeping it."""
+        for n in nodes(e):
+            res = self.res.get(id(n), ("",))
+            if isinstance(n, ast.Call) and FUNCTIONS[n.func].borders_only \
+                    or res[0] in ("attr", "attr_it") and tuple(res[1:3]) in (("group", "region"), ("neighbours", "region")):
+                return True
+            if isinstance(n, ast.Filtered) and isinstance(n.base, ast.RegionSet) and n.base.qual == "all" and not any(
+                    isinstance(c, ast.Test) and self.res.get(id(c), ("",))[0] in ("marker", "marker_kind")
+                    for c in conjuncts(n.cond)):
+                return True
+        return False
+
+    def _unbound(self, e: ast.Expr) -> bool:
+        """Whether `e` reads no binding, no element outside the `where`s in it, and no stat (asked inside
+        its own fold, a stat reads its base: its value would depend on where it is read)."""
+        for n in nodes(e):
+            res = self.res.get(id(n), ("",))
+            if res[0] == "binding" or res[0] in ("attr", "attr_it") and tuple(res[1:3]) == ("cost", "region") \
+                    or res[0] in ("state", "state_it") and tuple(res[1:3]) in _FOLDING_STATES:
+                return False
+        return not self._mentions_element(e, None)
+
+    def _modifier(self, d: ast.Decl, m: ast.Modifier, parts: list, per_decision: bool) -> Modifier:
         targeted = "target" in STATS[m.stat.text].bindings
         when = self.per_target(m.when) if m.when is not None and targeted else self.opt(m.when)
-        parts = [e for e in (m.value, m.when, m.floor, m.cap) if e is not None]
         regions = frozenset(name for name, kind in STATS[m.stat.text].bindings.items() if kind == "region")
         map_only, given = "", []  # type: tuple[str, list[ast.Ref]]
         if regions == {"target"} and all(self.local(e) for e in parts):
@@ -105,7 +158,8 @@ class Compiler(ExprCompiler):
 
         def made(when: Callable | None, gate: Callable | None = None, ungated: Modifier | None = None) -> Modifier:
             return Modifier(m.stat.text, m.op, value, when, floor, cap, m.scope.kind if m.scope else "active",
-                            d.name, d.kind, self.where(m.span), map_only, tuple(reads.values()), row, gate, ungated)
+                            d.name, d.kind, self.where(m.span), map_only, tuple(reads.values()), row, gate, ungated,
+                            per_decision)
         return made(when) if gate is None else made(when, gate, made(rest))
 
     def gate(self, when: ast.Expr) -> tuple:

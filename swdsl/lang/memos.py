@@ -1,7 +1,8 @@
 """Values the compiled rules keep instead of working them out again: map-only values per board and
-target (or per kind of region, in the ruleset: on any board), map-only selections per board, and the
-last value of a function of its arguments and borders alone. Each is worked out again whenever the
-race reading it declares adjacency of its own (its borders are not the map's) or the caches are off."""
+target (or per kind of region, in the ruleset: on any board), map-only selections per board, the
+last value of a function of its arguments and borders alone — each worked out again whenever the race
+reading it declares adjacency of its own (its borders are not the map's) — and a rule's parts that
+read no binding, once per decision. None is kept with the caches off."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any, Final
 from swdsl.engine import caches
 from swdsl.engine.caches import NOT_KEPT, kept_for_kind
 from swdsl.engine.entries import Ctx
-from swdsl.engine.stats import declares_adjacency
+from swdsl.engine.stats import AS_EMPTY, declares_adjacency
 
 _MISSING: Final = object()
 
@@ -56,6 +57,25 @@ def by_arguments(call, args):
         found = last[1]
         return list(found) if isinstance(found, list) else found  # a list of its own for whoever asked
     return kept
+
+
+def per_decision(fn):
+    """A part of a rule of `target` that reads no binding (`reach(my regions, regions where is river)` in
+    `target borders …`), read once while the game is only read (caches.kept: a decision, a turn's coins)
+    rather than once per region asked: kept per race asking, whether its borders are the map's for the
+    moment (inside its own region.adjacent rules) and the region priced as if empty, the only facts
+    besides the game's it may read."""
+    def once(ctx: Ctx) -> Any:
+        memo = caches.kept(ctx.game)
+        if memo is None:
+            return fn(ctx)
+        me = ctx.me
+        key = (once, me, me is not None and me.id in ctx.game.reading_adjacency, ctx.b.get(AS_EMPTY))
+        got = memo.get(key, _MISSING)
+        if got is _MISSING:
+            got = memo[key] = fn(ctx)
+        return got
+    return once
 
 
 def per_board(fn, adjacency: bool, keep=frozenset):

@@ -548,6 +548,71 @@ def test_a_selection_s_name_read_inside_a_nested_selection_is_read_for_each_elem
     assert games[0] == games[1]
 
 
+LONELY = """
+rule Lonely {
+  "A coin more per region bordering no region of another race, and reach over the lakes."
+  modify score.region by 1 when not target borders (regions where is occupied and occupant != meBOUND)
+  modify conquest.reachable set true when target borders reach(my regions, regions where terrain is lakeBOUND)
+}
+"""
+
+
+def test_parts_of_a_rule_that_read_no_binding_are_read_once_per_decision_and_change_nothing(tmp_path):
+    """compiler.per_decision: `regions where is occupied and occupant != me` and the reach read no binding, so
+    each is read once while the game is only read (a decision, a turn's coins: memos.per_decision), not once
+    per region asked; the same games as with each part written to read `target` (never read once), replayed
+    with the caches off (read every time) they end the same."""
+    bound = " and target == target"
+    games = [_games_with(tmp_path / str(i), LONELY.replace("BOUND", written)) for i, written in enumerate(("", bound))]
+    assert games[0] == games[1]
+    rules = [load_ruleset([str(tmp_path / str(i))]).rules[-1] for i in (0, 1)]
+    assert [[m.per_decision for ms in r.modifiers.values() for m in ms] for r in rules] == [[True, True], [False, False]]
+    rs = load_ruleset([str(tmp_path / "0")])
+    for seed in range(4):
+        game = new_game(rs, 3, seed)
+        play(game, [RandomBot(seed * 10 + s) for s in range(3)])
+        rec = record(game, [str(tmp_path / "0")])
+        caches.SWITCH.on = False
+        try:
+            assert checksum(replay(rs, rec)) == rec["checksum"]
+        finally:
+            caches.SWITCH.on = True
+    paid = 0
+    for _, game in _positions(rs, [0, 1], 50):
+        races = [i for i in game.races.values() if i.regions and not i.declined]
+        if game.turn.phase != "redeploy" or len(races) < 2:
+            continue
+        with caches.reading(game):  # several races asking in one scope: each its own
+            kept = [[value(game, "score.region", i, target=r) for r in sorted(i.regions)] for i in races]
+            once = [v for k, v in game.kept.items() if _named(k[0]) == "once"]
+        assert len(once) == len(races)  # one selection per race, kept for every region it asks about
+        caches.SWITCH.on = False
+        try:
+            assert kept == [[value(game, "score.region", i, target=r) for r in sorted(i.regions)] for i in races]
+        finally:
+            caches.SWITCH.on = True
+        paid += sum(v == 2 for coins in kept for v in coins)
+    assert paid
+
+
+def test_cheap_or_bound_parts_of_a_rule_are_read_each_time(tmp_path):
+    """Only parts that walk the map are read once per decision: a selection of the race's own regions, one
+    narrowed to a marker's, one reading `target` or asking immunity (a stat: asked inside its own fold it
+    reads its base) are read each time, and a pack with none of the others reads legality in no scope."""
+    (tmp_path / "pack.yaml").write_text("name: added\nrequires: [classic]\n")
+    (tmp_path / "added.sw").write_text("""
+rule Cheap {
+  modify conquest.cost by -1 when target borders (my regions where terrain is mountain) floor 1
+  modify conquest.cost by 1 when target borders (regions where has lair)
+  modify conquest.cost by 1 when target borders (regions where it borders target and is occupied)
+  modify conquest.cost by 1 when target borders (regions where is immune)
+}
+""")
+    rs = load_ruleset([str(tmp_path)])
+    assert [m.per_decision for m in rs.rules[-1].modifiers["conquest.cost"]] == [False] * 4
+    assert not rs.index.scoped and load_ruleset(["underground"]).index.scoped
+
+
 TUNNELS = {
     "pack.yaml": "name: tunnels\nlanguage: 1\nterrains: [farmland, hill]\nsymbols: [cavern]\ncoins: 200\n"
                  "setup:\n  2: {map: map.yaml, rounds: 5, coins: 5}\n",

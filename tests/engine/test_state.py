@@ -147,7 +147,7 @@ COVERED = {
 }
 # what is not state: the game's definition (shared or replayed from), identity, and derived caches
 NOT_STATE = {"Game": {"ruleset", "index", "setup", "board", "seed", "actions", "ledger", "cause", "reading_adjacency", "where",
-                      "folding"}, "Player": {"seat"},
+                      "folding", "kept"}, "Player": {"seat"},
              "TurnState": {"undo"},  # set only while a conquest's own triggers run
              "RaceInst": {"id", "race", "power", "player", "mods", "triggers", "abilities", "tags", "turn_vars", "fold_cache",
                           "holding"}}
