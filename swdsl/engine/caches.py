@@ -12,7 +12,7 @@ The caches, and why each is always right (docs/architecture.md, Speed):
   region (Board.kind_ids), for every board — and used only while the race holds no content modifying the stat, no
   shield applies, and it sees the borders the table was made with (stats.tabled);
 - a race's declared neighbours when its region.adjacent rules read only the map, the two
-  regions, variables and `here` (stats._neighbours_key): kept in the board, keyed by those
+  regions, variables and `here` (adjacency._neighbours_key): kept in the board, keyed by those
   rules and the values those reads have now, so they are what a fresh fold finds; and
   the other way round, per region, the regions whose neighbours include it
   (frontier.bordering), kept so while no race on the board may shield a region from it;

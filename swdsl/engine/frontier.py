@@ -5,8 +5,9 @@ each asked (legal.py's verdicts)."""
 
 from __future__ import annotations
 
+from swdsl.engine.adjacency import adjacency_key, neighbours
 from swdsl.engine.state import Game, RaceInst
-from swdsl.engine.stats import adjacency_key, declares_adjacency, fold, kind_values, modified, neighbours, plan, shielding, tabled
+from swdsl.engine.stats import declares_adjacency, fold, kind_values, modified, plan, shielding, tabled
 
 
 def candidates(game: Game, inst: RaceInst) -> tuple[list[int], bool]:

@@ -38,7 +38,7 @@ class Modifier:
     # where they are the map's), so a race's declared neighbours are kept per board and their values
     given: tuple[Fn, ...] = ()
     # region.adjacent: the parts of `when` that read `target` and not `other` (None: none do): where they
-    # fail, the modifier leaves a whole row of declared neighbours as the map has it (stats._declared)
+    # fail, the modifier leaves a whole row of declared neighbours as the map has it (adjacency._declared)
     row: Fn | None = None
     # a rule of a stat of `target` whose `when` has conjuncts that read only the target's own facts (its
     # terrain, symbols, edge: one value per kind of region): those as its gate, and the same rule asking

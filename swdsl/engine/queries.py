@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from swdsl.engine.adjacency import adjacent_to_any, neighbours
 from swdsl.engine.entries import Attribute, Ctx, Form, Function, Param, RegionSet, State, Value
 from swdsl.engine.holdings import defenders, where
 from swdsl.engine.legal import can_target, conquerable
 from swdsl.engine.pieces import is_kind, offered_powers, strength
 from swdsl.engine.state import Game, RaceInst
-from swdsl.engine.stats import AS_EMPTY, adjacent_to_any, conquest_cost, declares_adjacency, is_immune, neighbours
+from swdsl.engine.stats import AS_EMPTY, conquest_cost, declares_adjacency, is_immune
 
 
 def as_regions(v: Any) -> Iterable[Any]:
@@ -104,7 +105,7 @@ def borders(ctx: Ctx, subject: Any, other: Any) -> bool:
 
 def _map_borders(ctx: Ctx) -> tuple[frozenset[int], ...] | None:
     """The map's borders when they are the asking race's (it declares no adjacency): read from the board's
-    table, with no fold, as a search walks them region by region; else None (stats.neighbours)."""
+    table, with no fold, as a search walks them region by region; else None (adjacency.neighbours)."""
     return None if declares_adjacency(ctx.game, ctx.me) else ctx.game.board.neighbours
 
 

@@ -76,7 +76,7 @@ STATS: Final = {s.name: s for s in [
     Stat("conquest.reachable", "whether `target` may be attacked from where the race stands (reach: a rule "
          "may extend it without making regions adjacent)", "bool",
          "`target` is adjacent to a region of the race (region.adjacent)",
-         "attacker", lambda game, inst, b: bool(inst and adjacent_to_any(game, inst, b["target"], inst.regions)),
+         "attacker", lambda game, inst, b: bool(inst and adjacency.adjacent_to_any(game, inst, b["target"], inst.regions)),
          _TARGET, favours="true"),
     Stat("region.adjacent", "whether `target` and `other` count as adjacent for this race: declared adjacency, "
          "which every rule of the race asking about borders sees (`borders`, `neighbours`, `group`, `groups()`, "
@@ -251,7 +251,7 @@ def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, A
     appends steps to `parts` if given."""
     if p is None:
         p = plan(game, stat, inst)
-    mods = _with_held(game, stat, inst, p) if p.held else p.mods  # type: ignore[arg-type]
+    mods = with_held(game, stat, inst, p) if p.held else p.mods  # type: ignore[arg-type]
     if (p.gated or p.held) and mods and parts is None and caches.SWITCH.on:
         target = b.get("target")
         if type(target) is int:
@@ -264,7 +264,7 @@ def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, A
         if not folding or not any(s == stat and i is inst and fb == bound for s, i, fb in folding):
             folding.append((stat, inst, bound))
             try:
-                base = _folded(base, Ctx(game, inst, b), p, mods, parts)
+                base = folded(base, Ctx(game, inst, b), p, mods, parts)
             finally:
                 folding.pop()
     if stat in _BOUNDED:
@@ -287,7 +287,7 @@ def _gated(game: Game, inst: RaceInst | None, mods: tuple[Modifier, ...], target
     return found
 
 
-def _with_held(game: Game, stat: str, inst: RaceInst, p: Plan) -> tuple[Modifier, ...]:
+def with_held(game: Game, stat: str, inst: RaceInst, p: Plan) -> tuple[Modifier, ...]:
     """The plan's modifiers and those of the content the race holds now, in fold order: kept with what
     it holds (holdings.Held.folds), per stat for the plan it was worked out with."""
     h = held(game, inst)
@@ -303,7 +303,7 @@ def _with_held(game: Game, stat: str, inst: RaceInst, p: Plan) -> tuple[Modifier
     return mods
 
 
-def _folded(value: Any, ctx: Ctx, p: Plan, mods: tuple[Modifier, ...], parts: list | None) -> Any:
+def folded(value: Any, ctx: Ctx, p: Plan, mods: tuple[Modifier, ...], parts: list | None) -> Any:
     """The modifiers `mods` folded into `value`, in order."""
     favoured = p.favoured
     shield = favoured is not None and shielded(ctx.game, ctx.me, ctx.b.get("target"))
@@ -459,119 +459,6 @@ def declares_adjacency(game: Game, inst: RaceInst | None) -> bool:
     return inst is not None and inst.id not in game.reading_adjacency and modified(game, "region.adjacent", inst)
 
 
-def adjacent(game: Game, inst: RaceInst | None, a: int, b: int) -> bool:
-    """Whether regions `a` and `b` are adjacent for `inst` (region.adjacent: the map's borders, plus
-    what its rules declare)."""
-    if inst is None or not declares_adjacency(game, inst):
-        return b in game.board.neighbours[a]
-    game.reading_adjacency.add(inst.id)
-    try:
-        return bool(value(game, "region.adjacent", inst, target=a, other=b))
-    finally:
-        game.reading_adjacency.discard(inst.id)
-
-
-def adjacent_to_any(game: Game, inst: RaceInst, r: int, regions) -> bool:
-    """Whether `r` is adjacent, for `inst`, to one of `regions`."""
-    if not declares_adjacency(game, inst):
-        return not game.board.neighbours[r].isdisjoint(regions)
-    key = _neighbours_key(game, inst, r)
-    if key is None:
-        return any(adjacent(game, inst, r, x) for x in regions if x != r)
-    memo = game.board.memo
-    found = memo.get(key)  # its neighbours, once neighbours() worked them out
-    if found is not None:
-        return not found.isdisjoint(regions)
-    if len(key) == 3:  # a per-board table: pair by pair, from the table where known (value's key)
-        for x in regions:
-            if x == r:
-                continue
-            known = memo.get((key[1], r, x), _NOTHING)
-            if adjacent(game, inst, r, x) if known is _NOTHING else known:
-                return True
-        return False
-    found = memo[key] = _declared(game, inst, r)  # kept for as long as the values it was keyed by
-    return not found.isdisjoint(regions)
-
-
-def neighbours(game: Game, inst: RaceInst | None, r: int) -> frozenset[int]:
-    """The regions adjacent to `r` for `inst`. Declared adjacency is asked of every region, so it is
-    worked out once: in the board when it is a function of the map and a few values (_neighbours_key),
-    else per race and region while the game is only read (caches.reading)."""
-    if inst is None or not declares_adjacency(game, inst):
-        return game.board.neighbours[r]
-    key = _neighbours_key(game, inst, r)
-    memo = game.board.memo if key is not None else caches.kept(game)
-    if key is None:
-        key = (neighbours, inst, r)
-    found = None if memo is None else memo.get(key)
-    if found is None:
-        found = _declared(game, inst, r)
-        if memo is not None:
-            memo[key] = found
-    return found
-
-
-def _neighbours_key(game: Game, inst: RaceInst, r: int) -> tuple | None:
-    """Where the board keeps the race's declared neighbours of `r` (adjacency_key, and no shield applies
-    at `r`). None when they must be worked out."""
-    p = plan(game, "region.adjacent", inst)
-    if p.favoured is not None and shielded(game, inst, r):
-        return None
-    key = adjacency_key(game, inst, p)
-    return None if key is None else (*key, r)
-
-
-def adjacency_key(game: Game, inst: RaceInst, p: Plan) -> tuple | None:
-    """What the race's declared adjacency (by its plan `p`) is kept in the board with, when it is a function
-    of the map and a few values where no shield applies: its region.adjacent modifiers (the plan's and what
-    it holds) read only the map, the two regions and variables or `here` (`Modifier.given`), whose values
-    the key holds. A per-board table is keyed by its number alone."""
-    if not caches.SWITCH.on:
-        return None
-    held = held_mods(game, inst, "region.adjacent") if p.held else ()
-    if p.table is not None and not held:
-        return neighbours, p.table
-    values: list[Any] = []
-    for m in p.mods + held:
-        if m.given:
-            ctx = Ctx(game, inst, {})
-            values.extend(read(ctx) for read in m.given)
-        elif not m.map_only:
-            return None
-    return neighbours, p.mods, held, tuple(values)
-
-
-def _declared(game: Game, inst: RaceInst, r: int) -> frozenset[int]:
-    """The regions `inst`'s region.adjacent fold makes adjacent to `r`: the map's borders when no rule's
-    `row` holds at `r` (Modifier.row); else from the per-board table pair by pair where it serves (value),
-    else with one plan, one context and the map's borders while its rules are read (so none of them asks
-    for the stat again), `other` set in turn."""
-    p = plan(game, "region.adjacent", inst)
-    table = tabled(game, p, "region.adjacent", inst, r)
-    borders = game.board.neighbours[r]
-    b = {"target": r, "other": r}
-    ctx = Ctx(game, inst, b)
-    found = []
-    game.reading_adjacency.add(inst.id)
-    try:
-        mods = p.mods if table or not p.held else _with_held(game, "region.adjacent", inst, p)
-        mods = tuple(m for m in mods if m.row is None or m.row(ctx))
-        if mods and not table:
-            for x in range(len(game.board)):
-                if x != r:
-                    b["other"] = x
-                    if _folded(x in borders, ctx, p, mods, None):
-                        found.append(x)
-    finally:
-        game.reading_adjacency.discard(inst.id)
-    if not mods:
-        return borders
-    if table:
-        return frozenset(x for x in range(len(game.board)) if x != r and adjacent(game, inst, r, x))
-    return frozenset(found)
-
-
 def shielded(game: Game, attacker: RaceInst | None, target: int | None) -> bool:
     """Whether the race holding `target` shields it from `attacker` (region.shielded)."""
     if target is None or attacker is None or "region.shielded" not in game.index.modified_stats:
@@ -664,3 +551,6 @@ def region_minimum(game: Game, inst: RaceInst, region: int) -> int:
         return _CONSTANT["region.minimum"]  # most races, even where one has a minimum of its own
     return value(game, "region.minimum", inst, target=region)
 
+
+# adjacency (region.adjacent) is read through folds: its module imports this one, so it is imported last
+from swdsl.engine import adjacency  # noqa: E402

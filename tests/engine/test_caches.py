@@ -11,6 +11,7 @@ import pytest
 from swdsl.bots import RandomBot, play
 from swdsl.engine import caches
 from swdsl.engine.abilities import _nth, _offered, ability_actions, ability_candidates
+from swdsl.engine.adjacency import _declared, _neighbours_key, adjacent, neighbours
 from swdsl.engine.caches import NOT_KEPT
 from swdsl.engine.entries import Ctx
 from swdsl.engine.frontier import bordering, frontier
@@ -20,17 +21,7 @@ from swdsl.engine.pieces import new_race, place_marker
 from swdsl.engine.queries import reach
 from swdsl.engine.replay import checksum, record, replay
 from swdsl.engine.setup import new_game, prepared
-from swdsl.engine.stats import (
-    _declared,
-    _neighbours_key,
-    adjacent,
-    declares_adjacency,
-    fold,
-    local_values,
-    neighbours,
-    plan,
-    value,
-)
+from swdsl.engine.stats import declares_adjacency, fold, local_values, plan, value
 from swdsl.lab.heuristic import HeuristicBot
 from swdsl.lab.search import SearchBot
 from swdsl.packs.loader import load_ruleset
