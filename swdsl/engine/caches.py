@@ -2,8 +2,10 @@
 a test can turn them off and check that they never change a result.
 
 The caches, and why each is always right (docs/architecture.md, Speed):
-- fold plans (stats.plan): per race and stat, checked at each use against what
-  they were made from (banner, power, declined state, powers bound or not);
+- fold plans (stats.plan): per race and stat, cleared with the race's hooks (a new
+  power, decline) and checked at each use against whether powers are bound; shared
+  in the ruleset by what they are made from (the modifiers the banner and power
+  bring to the stat and to region.adjacent, the race's state, bound powers);
 - per-board tables and memos (stats.value, lang/closures.py): only values that
   depend on the map and the stat's regions alone (`target`, and `other` for
   region.adjacent; borders too: the map's, or those a race declares when they are a

@@ -578,6 +578,7 @@ def remove_race(game: Game, inst: RaceInst) -> None:
     if inst.power is not None:
         game.market.discard.append(inst.power.name)
         inst.power = None
+        inst.rebuild_hooks()  # its banner's alone, as its plans are made from (stats.plan)
 
 
 def refill_powers(game: Game) -> None:

@@ -148,19 +148,16 @@ def modified(game: Game, stat: str, inst: RaceInst | None) -> bool:
 
 
 class Plan:
-    """How a stat folds for one race, worked out once per race and stat and again only when what it
-    was worked out from changes (its hooks, its state, powers bound to regions): a fold is then a
-    loop over a short tuple, and one that depends on the map and `target` only is a per-board table.
-    A plain class: mypyc makes it and reads its fields natively (a named tuple's are Python
-    attribute lookups at every fold, a dataclass's `__init__` Python at every plan made)."""
+    """How a stat folds for a race, worked out once per stat and what the race brings to it (the
+    modifiers of its banner and power, its state) and again only when powers come to be bound to
+    regions or the race's hooks change (they clear its plans): a fold is then a loop over a short
+    tuple, and one that depends on the map and `target` only is a per-board table. A plain class:
+    mypyc makes it and reads its fields natively (a named tuple's are Python attribute lookups at
+    every fold, a dataclass's `__init__` Python at every plan made)."""
 
-    def __init__(self, race: Any, power: Any, declined: bool, bound: bool, mods: tuple[Modifier, ...], held: bool,
-                 favoured: Callable[[Any, Any], bool] | None, table: int | None, borders: int | None, local: bool,
-                 gated: bool) -> None:
-        self.race = race  # what it was made from (the key): the race's banner and power, its declined state,
-        self.power = power  # whether any power is bound to a region
-        self.declined = declined
-        self.bound = bound
+    def __init__(self, bound: bool, mods: tuple[Modifier, ...], held: bool, favoured: Callable[[Any, Any], bool] | None,
+                 table: int | None, borders: int | None, local: bool, gated: bool) -> None:
+        self.bound = bound  # whether some power was bound to a region when it was made
         self.mods = mods  # edition rules', banner's and power's modifiers that apply, in fold order
         self.held = held  # content held through regions may add modifiers (relics, places, bound powers)
         self.favoured = favoured  # what a shield undoes, when shields exist
@@ -171,25 +168,37 @@ class Plan:
 
 
 def plan(game: Game, stat: str, inst: RaceInst | None) -> Plan:
-    """The race's plan for `stat` (edition rules only for nobody), checked against what it was made from."""
+    """The race's plan for `stat` (edition rules only for nobody), kept in the race (`fold_cache`, which
+    every change of its banner, power or state clears) while powers bound to regions are as they were."""
+    bound = bool(game.bound_powers)
     if inst is not None:
         p = inst.fold_cache.get(stat)
-        if p is not None and p.race is inst.race and p.power is inst.power and p.declined is inst.declined \
-                and p.bound is bool(game.bound_powers) and caches.SWITCH.on:
+        if p is not None and p.bound is bound and caches.SWITCH.on:
             return p
-    bound = bool(game.bound_powers)
     if not caches.SWITCH.on:
         return _make_plan(game, stat, inst, bound)
     if inst is None:
-        p = game.index.plans.get((stat, id(None), id(None), False, bound))
+        p = game.index.plans.get((stat, bound))
         return p if p is not None else _shared_plan(game, stat, None, bound)
     p = inst.fold_cache[stat] = _shared_plan(game, stat, inst, bound)
     return p
 
 
+_NO_MODS: Final[dict] = {}
+
+
 def _shared_plan(game: Game, stat: str, inst: RaceInst | None, bound: bool) -> Plan:
-    """Races with the same banner, power and state share their plans (the ruleset's index keeps them)."""
-    key = (stat, id(inst and inst.race), id(inst and inst.power), bool(inst and inst.declined), bound)
+    """Races share their plans (the ruleset's index keeps them) by what a plan is made from: the modifiers
+    their banner and power bring to the stat and to region.adjacent (the borders it reads), their state
+    and whether powers are bound. Most banners and powers bring nothing to most stats: a race new to the
+    table finds its plans made."""
+    if inst is None:
+        key: tuple = (stat, bound)
+    else:
+        race = inst.race.modifiers
+        power = inst.power.modifiers if inst.power is not None else _NO_MODS
+        key = (stat, id(race.get(stat)), id(power.get(stat)), id(race.get("region.adjacent")),
+               id(power.get("region.adjacent")), inst.declined, bound)
     p = game.index.plans.get(key)
     if p is None:
         p = game.index.plans[key] = _make_plan(game, stat, inst, bound)
@@ -216,9 +225,8 @@ def _make_plan(game: Game, stat: str, inst: RaceInst | None, bound: bool) -> Pla
     table = None
     if mods and "target" in STATS[stat].bindings and borders != _LIVE and all(m.map_only for m in mods):
         table = ix.tables.setdefault((stat, mods, borders), len(ix.tables))
-    return Plan(inst and inst.race, inst and inst.power, bool(inst and inst.declined), bound, mods, held,
-                favoured, table, borders, table is not None and all(m.map_only == "region" for m in mods),
-                any(m.gate is not None for m in mods))
+    return Plan(bound, mods, held, favoured, table, borders,
+                table is not None and all(m.map_only == "region" for m in mods), any(m.gate is not None for m in mods))
 
 
 _MAP: Final = -1  # a plan's borders: the map's;

@@ -4,10 +4,10 @@
 from swdsl.engine import caches
 from swdsl.engine.explain import explain
 from swdsl.engine.legal import Action, apply
-from swdsl.engine.pieces import new_race
+from swdsl.engine.pieces import new_race, remove_race
 from swdsl.engine.position import Position
 from swdsl.engine.setup import new_game
-from swdsl.engine.stats import _gated, value
+from swdsl.engine.stats import _gated, plan, value
 from swdsl.packs.loader import load_ruleset
 
 
@@ -115,3 +115,24 @@ def test_a_rule_whose_gate_is_closed_at_a_region_is_not_asked_there():
             assert value(game, "travel.cost", inst, target=r) == cost == (1 if r in entries else 0)
         finally:
             caches.SWITCH.on = True
+
+
+def test_races_share_the_plans_of_what_their_banner_and_power_bring(classic):
+    """stats._shared_plan: a plan is made once per stat and what the banner and power bring to it — races
+    whose banner and power bring nothing to conquest.cost share one plan, a power that does (Mounted) has
+    its own, and a race that left the table with its power discarded folds its banner's alone."""
+    game = new_game(classic, 2, 1)
+    ratmen = new_race(game, classic.races["Ratmen"], classic.powers["Alchemist"], 0)
+    amazons = new_race(game, classic.races["Amazons"], classic.powers["Wealthy"], 1)
+    mounted = new_race(game, classic.races["Ratmen"], classic.powers["Mounted"], 1)
+    assert plan(game, "conquest.cost", ratmen) is plan(game, "conquest.cost", amazons)
+    assert plan(game, "conquest.cost", mounted) is not plan(game, "conquest.cost", ratmen)
+    assert any(m.source == "Mounted" for m in plan(game, "conquest.cost", mounted).mods)
+    game.players[1].active = mounted
+    remove_race(game, mounted)
+    assert plan(game, "conquest.cost", mounted) is plan(game, "conquest.cost", ratmen)
+    caches.SWITCH.on = False
+    try:  # made afresh, the same modifiers
+        assert plan(game, "conquest.cost", mounted).mods == plan(game, "conquest.cost", ratmen).mods
+    finally:
+        caches.SWITCH.on = True
