@@ -59,6 +59,12 @@ EVENTS: Final = {e.name: e for e in [
 MAX_TRIGGER_DEPTH: Final = 8
 
 
+def hears(game: Game, event: str) -> bool:
+    """Whether some content has a trigger of `event` (Index.heard_events). The busiest call sites ask it
+    before firing: most events of a pack go unheard, and the bindings of a call are made before it runs."""
+    return event in game.index.heard_events
+
+
 def fire(game: Game, event: str, inst: RaceInst | None, **bindings) -> None:
     """Run the triggers of `event`: edition rules, then the race and its power,
     then the content it holds (relics, places, bound powers); then the `by ours`

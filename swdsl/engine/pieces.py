@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from swdsl.engine import chance
 from swdsl.engine.content import Content
-from swdsl.engine.events import fire
+from swdsl.engine.events import fire, hears
 from swdsl.engine.holdings import laid, taken
 from swdsl.engine.state import Game, RaceInst
 from swdsl.engine.stats import modified, region_minimum, value
@@ -68,7 +68,7 @@ def occupy(game: Game, inst: RaceInst, region: int, n: int) -> int:
 def enter(game: Game, inst: RaceInst, region: int, tokens: int) -> int:
     """`inst` holds `region` with `tokens` it already took (from hand or tray);
     a region it did not hold fires `region.entered`."""
-    if _put(game, inst, region, tokens):
+    if _put(game, inst, region, tokens) and hears(game, "region.entered"):
         fire(game, "region.entered", inst, target=region)
     return tokens
 
@@ -359,7 +359,7 @@ def attacked(game: Game, region: int, by: RaceInst | None) -> RaceInst | None:
     """`by` is about to make the tokens in `region` leave: the holder hears
     `region.attacked` first (if it is another race). The holder afterwards."""
     holder = game.occupant[region]
-    if by is not None and holder is not None and holder is not by:
+    if by is not None and holder is not None and holder is not by and hears(game, "region.attacked"):
         fire(game, "region.attacked", holder, target=region, attacker=by)
     return game.occupant[region]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from swdsl.engine import caches, chance, market, undo
 from swdsl.engine.abilities import ability_actions, decision_actions
 from swdsl.engine.entries import Ctx
-from swdsl.engine.events import fire, fire_each, player_races, run_trigger
+from swdsl.engine.events import fire, fire_each, hears, player_races, run_trigger
 from swdsl.engine.holdings import any_attached, defenders, held_content, laid, taken
 from swdsl.engine.pieces import (
     attacked,
@@ -67,7 +67,8 @@ def conquer(game: Game, inst: RaceInst, region: int, tokens: int, *, from_tray: 
     game.turn.conquered = True
     game.turn.undo = tally and tally.loss(inst)  # `cancel conquest` takes it back while the conquest's triggers run
     try:
-        fire(game, "conquest.done", inst, target=region, defender=defender, defenders=defending, losses=lost)
+        if hears(game, "conquest.done"):
+            fire(game, "conquest.done", inst, target=region, defender=defender, defenders=defending, losses=lost)
     finally:
         game.turn.undo = None
 
@@ -98,7 +99,8 @@ def lose_region(game: Game, defender: RaceInst, region: int, attacker: RaceInst,
     if tally is not None:
         tally.close()
     # fired while the region's markers are still there, so its triggers can test them
-    fire(game, "region.lost", defender, target=region, attacker=attacker)
+    if hears(game, "region.lost"):
+        fire(game, "region.lost", defender, target=region, attacker=attacker)
     if tally is not None:
         tally.open()
     marks = game.markers[region]
@@ -114,7 +116,8 @@ def lose_region(game: Game, defender: RaceInst, region: int, attacker: RaceInst,
         remove_race(game, defender)
     if tally is not None:
         tally.close()
-    fire(game, "tokens.lost", attacker, target=region, attacker=attacker, defender=defender, losses=discard)
+    if hears(game, "tokens.lost"):
+        fire(game, "tokens.lost", attacker, target=region, attacker=attacker, defender=defender, losses=discard)
     return discard
 
 
@@ -510,7 +513,8 @@ def pick(game: Game, offer: int) -> None:
     market.collect(game, column, row, inst)
     inst.turns = 1
     game.turn.picked = True
-    for i, fee in enumerate(fees):
-        fire(game, "combo.skipped", inst, row=i + 1, coins=0 if to_bank else fee)
+    if hears(game, "combo.skipped"):
+        for i, fee in enumerate(fees):
+            fire(game, "combo.skipped", inst, row=i + 1, coins=0 if to_bank else fee)
     fire(game, "combo.picked", inst)
     start_conquests(game, inst)
