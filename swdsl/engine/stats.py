@@ -194,6 +194,8 @@ def _shared_plan(game: Game, stat: str, inst: RaceInst | None, bound: bool) -> P
     table finds its plans made."""
     if inst is None:
         key: tuple = (stat, bound)
+    elif stat not in inst.mods and "region.adjacent" not in inst.mods:  # its banner and power bring nothing
+        key = (stat, inst.declined, bound)
     else:
         race = inst.race.modifiers
         power = inst.power.modifiers if inst.power is not None else _NO_MODS
