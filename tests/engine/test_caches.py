@@ -490,6 +490,22 @@ def _games_with(folder: Path, rules: str) -> list:
     return played
 
 
+def _replayed_without_caches(folder: Path):
+    """Four 3-player random games of the pack in `folder` (as _games_with plays them) replay to the same
+    checksums with the caches off; its ruleset."""
+    rs = load_ruleset([str(folder)])
+    for seed in range(4):
+        game = new_game(rs, 3, seed)
+        play(game, [RandomBot(seed * 10 + s) for s in range(3)])
+        rec = record(game, [str(folder)])
+        caches.SWITCH.on = False
+        try:
+            assert checksum(replay(rs, rec)) == rec["checksum"]
+        finally:
+            caches.SWITCH.on = True
+    return rs
+
+
 MAJORITY = """
 rule Majority {
   "A coin per region where no other race holds as many of its neighbours."
@@ -508,16 +524,7 @@ def test_parts_of_a_selection_that_do_not_read_its_element_are_read_once_and_cha
              for i, mine in enumerate(("is mine", "is mine and x == x"))]
     assert games[0] == games[1]
     assert any(coins != [0, 0, 0] for _, coins in games[0])
-    rs = load_ruleset([str(tmp_path / "0")])
-    for seed in range(4):
-        game = new_game(rs, 3, seed)
-        play(game, [RandomBot(seed * 10 + s) for s in range(3)])
-        rec = record(game, [str(tmp_path / "0")])
-        caches.SWITCH.on = False
-        try:
-            assert checksum(replay(rs, rec)) == rec["checksum"]
-        finally:
-            caches.SWITCH.on = True
+    _replayed_without_caches(tmp_path / "0")
 
 
 NEIGHBOURLY = """
@@ -558,16 +565,7 @@ def test_parts_of_a_rule_that_read_no_binding_are_read_once_per_decision_and_cha
     assert games[0] == games[1]
     rules = [load_ruleset([str(tmp_path / str(i))]).rules[-1] for i in (0, 1)]
     assert [[m.per_decision for ms in r.modifiers.values() for m in ms] for r in rules] == [[True, True], [False, False]]
-    rs = load_ruleset([str(tmp_path / "0")])
-    for seed in range(4):
-        game = new_game(rs, 3, seed)
-        play(game, [RandomBot(seed * 10 + s) for s in range(3)])
-        rec = record(game, [str(tmp_path / "0")])
-        caches.SWITCH.on = False
-        try:
-            assert checksum(replay(rs, rec)) == rec["checksum"]
-        finally:
-            caches.SWITCH.on = True
+    rs = _replayed_without_caches(tmp_path / "0")
     paid = 0
     for _, game in _positions(rs, [0, 1], 50):
         races = [i for i in game.races.values() if i.regions and not i.declined]
