@@ -42,7 +42,10 @@ def defenders(game: Game, region: int) -> int:
     if inst is None or not game.index.token_markers or not game.markers[region]:
         return n
     counted = game.index.token_markers
-    return n + sum(1 for name, owner, _ in game.markers[region] if name in counted and owner in (None, inst.id))
+    for name, owner, _ in game.markers[region]:  # a loop: asked of every conquest target
+        if name in counted and (owner is None or owner == inst.id):
+            n += 1
+    return n
 
 
 def any_attached(game: Game) -> bool:

@@ -166,7 +166,11 @@ def _owner(ctx: Ctx, r: int) -> int | None:
 def _defeats(ctx: Ctx, inst: RaceInst | None) -> int:
     if inst is None or ctx.me is None:
         return 0
-    return sum(1 for c in ctx.game.turn.log if c.attacker == ctx.me.id and c.defender == inst.id)
+    me, n = ctx.me.id, 0
+    for c in ctx.game.turn.log:  # plain loops here and below: a generator costs more than a short log
+        if c.attacker == me and c.defender == inst.id:
+            n += 1
+    return n
 
 
 ATTRIBUTES = {(a.name, a.subject): a for a in [
@@ -285,13 +289,23 @@ def _was_empty(ctx: Ctx, r: int) -> bool:
 
 
 def _was_attacked(ctx: Ctx, p: int | None) -> bool:
-    return ctx.me is not None and any(c.attacker == ctx.me.id and c.defender_player == p and c.defender_active
-                                      for c in ctx.game.turn.log)
+    if ctx.me is None:
+        return False
+    me = ctx.me.id
+    for c in ctx.game.turn.log:
+        if c.attacker == me and c.defender_player == p and c.defender_active:
+            return True
+    return False
 
 
 def _was_defeated(ctx: Ctx, i: RaceInst | None) -> bool:
-    return i is not None and ctx.me is not None and any(
-        c.attacker == ctx.me.id and c.defender == i.id for c in ctx.game.turn.log)
+    if i is None or ctx.me is None:
+        return False
+    me = ctx.me.id
+    for c in ctx.game.turn.log:
+        if c.attacker == me and c.defender == i.id:
+            return True
+    return False
 
 
 LOG_STATES: dict[tuple[str, str], State] = {(s.subject, s.name): s for s in [

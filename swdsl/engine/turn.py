@@ -421,7 +421,10 @@ def start_defence(game: Game) -> bool:
             laid(game, name, r)
         elif name in game.pools:
             game.pools[name] += 1
-    if not any(inst.pending > 0 for inst in game.races.values()):  # most turns: nobody to redeploy
+    for inst in game.races.values():  # most turns: nobody to redeploy (a loop: asked at every turn's end)
+        if inst.pending > 0:
+            break
+    else:
         return False
     n = len(game.players)
     for k in range(1, n + 1):
