@@ -5,6 +5,7 @@ each asked (legal.py's verdicts)."""
 
 from __future__ import annotations
 
+from swdsl.engine import caches
 from swdsl.engine.adjacency import adjacency_key, neighbours
 from swdsl.engine.state import Game, RaceInst
 from swdsl.engine.stats import declares_adjacency, fold, kind_values, modified, plan, shielding, tabled
@@ -12,7 +13,19 @@ from swdsl.engine.stats import declares_adjacency, fold, kind_values, modified, 
 
 def candidates(game: Game, inst: RaceInst) -> tuple[list[int], bool]:
     """Regions worth testing as conquest targets (a new list), and whether all of them are in reach
-    (the frontier: only the other conditions are left to ask)."""
+    (the frontier: only the other conditions are left to ask). Kept while the game is only read: a
+    decision asks it for the conquest targets and again for each ability choosing among the reach."""
+    kept = caches.kept(game)
+    if kept is None:
+        return _candidates(game, inst)
+    key = (candidates, inst)
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = _candidates(game, inst)
+    return list(found[0]), found[1]
+
+
+def _candidates(game: Game, inst: RaceInst) -> tuple[list[int], bool]:
     front = frontier(game, inst)
     if front is not None:
         return front, True
