@@ -69,6 +69,17 @@ def test_illegal_action_is_refused_and_changes_nothing(classic):
     assert checksum(game) == before
 
 
+def test_a_boolean_argument_is_no_region_even_once_the_action_of_1_was_made(classic):
+    """Actions without choices are made once and looked up after (actions.new_action): True equals 1 as a
+    key, so a conquest of True must not find the conquest of region 1 and pass as legal."""
+    from swdsl.engine.actions import new_action
+    game = new_game(classic, 2, 5)
+    _advance(game, 40, 5)
+    assert new_action("conquer", 1) is new_action("conquer", 1)
+    made = new_action("conquer", True)
+    assert made.a is True and not is_legal(game, made)
+
+
 def test_unaffordable_conquest_gives_cost_and_hand(classic):
     """core-rules.md §5: a conquest needs tokens in hand equal to its cost."""
     game, finals = None, []
