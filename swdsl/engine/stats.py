@@ -269,9 +269,10 @@ def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, A
     if mods:
         folding = game.folding
         # a rule of this stat that asks for the stat itself (same race, same bindings) reads its base;
-        # the bindings as they are now (a rule's `as x` binds more into them while it is read)
-        bound = tuple(b.items())
-        if not folding or not any(s == stat and i is inst and fb == bound for s, i, fb in folding):
+        # the bindings as they are now (a rule's `as x` binds more into them while it is read): a copy,
+        # made in C (their items as a tuple went through a view object, at every fold)
+        bound = b.copy()
+        if not folding or not _folding_now(folding, stat, inst, bound):
             folding.append((stat, inst, bound))
             try:
                 base = folded(base, Ctx(game, inst, b), p, mods, parts)
@@ -280,6 +281,15 @@ def fold(game: Game, stat: str, base: Any, inst: RaceInst | None, b: dict[str, A
     if stat in _BOUNDED:
         return _bounded(_BOUNDED[stat], base, parts)
     return base
+
+
+def _folding_now(folding: list[tuple], stat: str, inst: RaceInst | None, bound: dict[str, Any]) -> bool:
+    """Whether `stat` is being folded for `inst` with these bindings already (a plain loop: a fold inside a
+    fold asks it)."""
+    for s, i, fb in folding:
+        if s == stat and i is inst and fb == bound:
+            return True
+    return False
 
 
 def _gated(game: Game, inst: RaceInst | None, mods: tuple[Modifier, ...], target: int) -> tuple[Modifier, ...]:
