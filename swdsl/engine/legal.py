@@ -133,7 +133,7 @@ def _none(game: Game, inst: Any) -> list:
 
 
 def _regions(game: Game, inst: RaceInst) -> list[int]:
-    return sorted(inst.regions)
+    return list(inst.in_order())
 
 
 def _holds(game: Game, inst: RaceInst, r: Any) -> bool:

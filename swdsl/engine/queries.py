@@ -385,7 +385,7 @@ def _conquered(ctx: Ctx) -> list[int]:
 
 SETS = {s.qual: s for s in [
     RegionSet("all", "regions", "every region of the map", lambda ctx: range(len(ctx.game.board))),
-    RegionSet("my", "my regions", "the regions this race holds", lambda ctx: sorted(ctx.me.regions) if ctx.me else []),
+    RegionSet("my", "my regions", "the regions this race holds", lambda ctx: list(ctx.me.in_order()) if ctx.me else []),
     RegionSet("conquered", "conquered regions", "regions this race conquered this turn", _conquered),
     RegionSet("lost", "lost regions", "regions this race lost since its last turn",
               lambda ctx: sorted(ctx.me.lost) if ctx.me else []),

@@ -61,6 +61,7 @@ class RaceInst:
         # what it holds) as holdings.held read them; every change of `regions` goes through hold/release/
         # release_all, which drop it when a region with content comes or goes
         self.holding: tuple | None = None
+        self.ordered: list[int] | None = None  # its regions sorted (in_order), dropped with every change of them
         if hooks_of is None:
             self.rebuild_hooks()
         else:
@@ -92,11 +93,13 @@ class RaceInst:
         """The race now holds `region` (what it holds through its regions is looked at again if content
         with rules lies there)."""
         self.regions.add(region)
+        self.ordered = None
         self._changed(region)
 
     def release(self, region: int) -> None:
         """The race no longer holds `region`."""
         self.regions.discard(region)
+        self.ordered = None
         self._changed(region)
 
     def _changed(self, region: int) -> None:
@@ -109,7 +112,16 @@ class RaceInst:
     def release_all(self) -> None:
         """The race holds no region any more."""
         self.regions.clear()
+        self.ordered = None
         self.holding = None
+
+    def in_order(self) -> list[int]:
+        """Its regions in order, kept until they change (legality asks at every decision, for each kind
+        of action on them): the caller reads it, and copies it to change it."""
+        found = self.ordered
+        if found is None:
+            found = self.ordered = sorted(self.regions)
+        return found
 
     def scope_ok(self, scope: str) -> bool:
         if scope == "always":

@@ -377,7 +377,7 @@ def end_conquests(game: Game) -> None:
     assert inst is not None
     fire(game, "conquests.end", inst)
     if modified(game, "redeploy.vacate", inst):  # which regions to empty is asked before any is emptied
-        regions = sorted(inst.regions)
+        regions = inst.in_order()
         leaving = local_values(game, "redeploy.vacate", inst, regions) or [
             value(game, "redeploy.vacate", inst, target=r) for r in regions]
         for r, leaves in zip(regions, leaving):
@@ -464,7 +464,7 @@ def score(game: Game, seat: int) -> None:
 def region_coins(game: Game, inst: RaceInst) -> int:
     """What `inst`'s regions score (score.region), read in one scope: the parts of its rules that read
     no region are read once for all of them."""
-    regions = sorted(inst.regions)
+    regions = inst.in_order()
     found = local_values(game, "score.region", inst, regions)
     return sum(value(game, "score.region", inst, target=r) for r in regions) if found is None else sum(found)
 

@@ -150,7 +150,7 @@ NOT_STATE = {"Game": {"ruleset", "index", "setup", "board", "seed", "actions", "
                       "folding", "kept"}, "Player": {"seat"},
              "TurnState": {"undo"},  # set only while a conquest's own triggers run
              "RaceInst": {"id", "race", "power", "player", "mods", "triggers", "abilities", "tags", "turn_vars", "fold_cache",
-                          "holding"}}
+                          "holding", "ordered"}}
 
 
 def test_every_field_of_the_state_is_covered_by_a_change(classic):
