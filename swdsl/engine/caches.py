@@ -88,14 +88,25 @@ def reads(fn: F) -> F:
     asked in it may be asked again (`Index.scoped`) — a race's neighbours, where declared adjacency
     is worked out live, or the parts of rules read once per decision (memos.per_decision); a
     conquest's cost is asked once per target there. The facts are kept in the game (`Game.kept`):
-    a game is read by one thread at a time."""
+    a game is read by one thread at a time. Its arguments after the game are two at most, each passed as
+    such: `*args` built a tuple and took Python's slow call at every decision."""
     @functools.wraps(fn)
-    def scoped(game: Game, *args: Any) -> Any:
+    def scoped(game: Game, a: Any = _NO_ARGUMENT, b: Any = _NO_ARGUMENT) -> Any:
         if game.kept is not None or not game.index.scoped:
-            return fn(game, *args)
+            return _called(fn, game, a, b)
         game.kept = {}
         try:
-            return fn(game, *args)
+            return _called(fn, game, a, b)
         finally:
             game.kept = None
     return scoped  # type: ignore[return-value]
+
+
+_NO_ARGUMENT: Final[Any] = object()
+
+
+def _called(fn: Callable[..., Any], game: Game, a: Any, b: Any) -> Any:
+    """`fn(game, a, b)` with the arguments given."""
+    if a is _NO_ARGUMENT:
+        return fn(game)
+    return fn(game, a) if b is _NO_ARGUMENT else fn(game, a, b)
