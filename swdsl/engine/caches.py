@@ -23,9 +23,11 @@ The caches, and why each is always right (docs/architecture.md, Speed):
   each race's answer is kept in it too (`RaceInst.holding`) while that index and
   its regions with content are the same (a writer of its regions drops it when
   the region is one of those);
+- a race's regions in order (`RaceInst.in_order`), dropped by each of the three
+  writers of its regions (hold, release, release_all);
 - facts kept while a game is only read (`reading`): what each conquest costs, a
   race's declared neighbours of a region, the parts of a rule that read no binding
-  (memos.per_decision). Deciding legality, choosing among legal actions and
+  (memos.per_decision), a race's conquest candidates (frontier.candidates). Deciding legality, choosing among legal actions and
   working out a turn's coins read the game and write nothing, so these cannot
   change until it is over.
 """
