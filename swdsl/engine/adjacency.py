@@ -1,6 +1,7 @@
 """Adjacency as a race sees it: the map's borders, plus what its rules declare (the stat region.adjacent),
 asked pair by pair or as a region's neighbours, and kept in the board where that is a function of the map
-and a few values (stats.py folds the stat; declares_adjacency tells whether a race's borders are the map's)."""
+and a few values (stats.py folds the stat; declares_adjacency tells whether a race's borders are the map's);
+and the regions its rules join without a border for the chains it follows (region.linked)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from swdsl.engine import caches
 from swdsl.engine.entries import Ctx
 from swdsl.engine.holdings import held_mods
 from swdsl.engine.state import Game, RaceInst
-from swdsl.engine.stats import Plan, declares_adjacency, folded, plan, shielded, tabled, value, with_held
+from swdsl.engine.stats import Plan, declares_adjacency, folded, modified, plan, shielded, tabled, value, with_held
 
 _UNKNOWN: Final = object()
 
@@ -66,6 +67,37 @@ def neighbours(game: Game, inst: RaceInst | None, r: int) -> frozenset[int]:
         if memo is not None:
             memo[key] = found
     return found
+
+
+def links(game: Game, inst: RaceInst | None) -> bool:
+    """Whether `inst`'s rules link regions for the chains it follows (region.linked). While one of those
+    rules is read, its own chains follow no links: no rule defines links in terms of itself."""
+    return inst is not None and inst.id not in game.reading_links and modified(game, "region.linked", inst)
+
+
+def linked(game: Game, inst: RaceInst | None, r: int) -> frozenset[int]:
+    """The regions `inst`'s rules join to `r` without a border (region.linked), for the chains of regions
+    it follows (queries.reach, count_groups): kept in the board when its rules read only the map, else
+    while the game is only read."""
+    if inst is None or not links(game, inst):
+        return _NONE
+    p = plan(game, "region.linked", inst)
+    memo = game.board.memo if tabled(game, p, "region.linked", inst, r) else caches.kept(game)
+    key = (linked, p.table if p.table is not None and memo is game.board.memo else inst, r)
+    found = None if memo is None else memo.get(key)
+    if found is None:
+        game.reading_links.add(inst.id)
+        try:
+            found = frozenset(x for x in range(len(game.board))
+                              if x != r and value(game, "region.linked", inst, target=r, other=x))
+        finally:
+            game.reading_links.discard(inst.id)
+        if memo is not None:
+            memo[key] = found
+    return found
+
+
+_NONE: Final[frozenset[int]] = frozenset()
 
 
 def _neighbours_key(game: Game, inst: RaceInst, r: int) -> tuple | None:

@@ -318,14 +318,18 @@ def vacate(game: Game, inst: RaceInst, region: int) -> int:
 def settle(game: Game, inst: RaceInst, region: int) -> None:
     """After a rule took tokens out of the race's `region`: emptied, the race
     leaves it; left under its minimum, its tokens join the race's most crowded
-    other region (docs/rulings.md D5) and it is left."""
+    other region (docs/rulings.md D5) and it is left — or, with no other region,
+    they are withdrawn like tokens after a loss (never alone, R22: a race with no
+    region gets them back in hand at the end of the turn, a declined one in its tray)."""
     if game.occupant[region] is not inst:
         return
     n = game.tokens[region]
-    if n > 0 and len(inst.regions) > 1 and modified(game, "region.minimum", inst) \
-            and n < region_minimum(game, inst, region):
-        dest = max(sorted(inst.regions - {region}), key=lambda x: game.tokens[x])
-        game.tokens[dest] += n
+    if n > 0 and modified(game, "region.minimum", inst) and n < region_minimum(game, inst, region):
+        if len(inst.regions) > 1:
+            dest = max(sorted(inst.regions - {region}), key=lambda x: game.tokens[x])
+            game.tokens[dest] += n
+        else:
+            inst.pending += n
         game.tokens[region] = n = 0
     if n == 0:
         vacate(game, inst, region)

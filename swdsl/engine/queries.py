@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from swdsl.engine.adjacency import adjacent_to_any, neighbours
+from swdsl.engine.adjacency import adjacent_to_any, linked, links, neighbours
 from swdsl.engine.entries import Attribute, Ctx, Form, Function, Param, RegionSet, State, Value
 from swdsl.engine.holdings import defenders, where
 from swdsl.engine.legal import can_target, conquerable
@@ -110,20 +110,28 @@ def _map_borders(ctx: Ctx) -> tuple[frozenset[int], ...] | None:
 
 
 def count_groups(ctx: Ctx, regions: Iterable[int]) -> int:
-    """How many separate groups `regions` form, joined by adjacency among them."""
+    """How many separate groups `regions` form, joined by adjacency among them (and the race's links)."""
     left = set(regions)
     n = 0
     nb = _map_borders(ctx)
+    joins = links(ctx.game, ctx.me)
     while left:
         n += 1
         stack = [left.pop()]
         while stack:
             x = stack.pop()
-            for y in neighbours(ctx.game, ctx.me, x) if nb is None else nb[x]:
+            for y in _joined(ctx, x, nb, joins):
                 if y in left:
                     left.discard(y)
                     stack.append(y)
     return n
+
+
+def _joined(ctx: Ctx, x: int, nb: tuple[frozenset[int], ...] | None, joins: bool) -> frozenset[int]:
+    """The regions a chain may step to from `x` for the asking race: its neighbours, and the regions its
+    rules link to `x` (region.linked)."""
+    near = neighbours(ctx.game, ctx.me, x) if nb is None else nb[x]
+    return near | linked(ctx.game, ctx.me, x) if joins else near
 
 
 def reach(ctx: Ctx, start: Iterable[int], through: Iterable[int]) -> list[int]:
@@ -132,9 +140,10 @@ def reach(ctx: Ctx, start: Iterable[int], through: Iterable[int]) -> list[int]:
     seen = set(start)
     stack = list(seen)
     nb = _map_borders(ctx)
+    joins = links(ctx.game, ctx.me)
     while stack:
         x = stack.pop()
-        for y in neighbours(ctx.game, ctx.me, x) if nb is None else nb[x]:
+        for y in _joined(ctx, x, nb, joins):
             if y in inside and y not in seen:
                 seen.add(y)
                 stack.append(y)

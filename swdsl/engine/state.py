@@ -291,6 +291,7 @@ class Game:
         # per race: tokens out of the game for good (`destroy`)
         self.destroyed: dict[str, int] = {} if destroyed is None else destroyed
         self.reading_adjacency: set[int] = set()  # races whose region.adjacent rules are being read
+        self.reading_links: set[int] = set()  # races whose region.linked rules are being read (no links followed)
         self.folding: list[tuple] = []  # the stats being folded now: (stat, race, a copy of the bindings)
         # not state: where the face-up markers lie (holdings.where), None once a marker or bound power moves
         self.where: Any = None

@@ -84,6 +84,10 @@ STATS: Final = {s.name: s for s in [
          "they share a border on the map", "race",
          lambda game, inst, b: b["other"] in game.board.neighbours[b["target"]],
          {"target": "region", "other": "region"}, favours="true"),
+    Stat("region.linked", "whether `target` and `other` are joined for this race where it follows chains of "
+         "regions — its groups (`group`, `groups()`) and `reach()` — without being adjacent: `borders`, "
+         "`neighbours` and what it may attack stay as they were", "bool", "false", "race", _const(False),
+         {"target": "region", "other": "region"}),
     Stat("conquest.entry", "whether `target` may be the race's first conquest (it holds no region yet)", "bool",
          "false: packs say where races enter", "attacker", _const(False), _TARGET, favours="true"),
     Stat("region.conquerable", "whether `target` may be conquered at all by this race", "bool", "true",
@@ -374,6 +378,7 @@ def _late(m: Modifier) -> int:
 
 _CONSTANT: Final = {n: _bounded((s.floor, s.cap), s.base.constant, None) for n, s in STATS.items()
              if hasattr(s.base, "constant")}
+_PAIRED: Final = frozenset(n for n, s in STATS.items() if "other" in s.bindings)  # of two regions: tables by pair
 _NOTHING: Final = object()
 
 
@@ -396,7 +401,7 @@ def value(game: Game, stat: str, inst: RaceInst | None, parts: list | None = Non
         return _bounded(_BOUNDED[stat], base, parts) if stat in _BOUNDED else base
     if parts is None and tabled(game, p, stat, inst, b["target"] if p.table is not None else None):
         memo = game.board.memo
-        if stat == "region.adjacent":  # its base and modifiers read the map, `target` and `other`
+        if stat in _PAIRED:  # its base and modifiers read the map, `target` and `other`
             key = (p.table, b["target"], b["other"])
             found = memo.get(key, _NOTHING)
             if found is _NOTHING:

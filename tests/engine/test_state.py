@@ -146,8 +146,8 @@ COVERED = {
                  "troops": "race troops", "turn_tags": "race tags", "regions": "occupant"},
 }
 # what is not state: the game's definition (shared or replayed from), identity, and derived caches
-NOT_STATE = {"Game": {"ruleset", "index", "setup", "board", "seed", "actions", "ledger", "cause", "reading_adjacency", "where",
-                      "folding", "kept"}, "Player": {"seat"},
+NOT_STATE = {"Game": {"ruleset", "index", "setup", "board", "seed", "actions", "ledger", "cause", "reading_adjacency",
+                      "reading_links", "where", "folding", "kept"}, "Player": {"seat"},
              "TurnState": {"undo"},  # set only while a conquest's own triggers run
              "RaceInst": {"id", "race", "power", "player", "mods", "triggers", "abilities", "tags", "turn_vars", "fold_cache",
                           "holding", "ordered"}}
