@@ -243,7 +243,7 @@ class Limit:
 class Ability:
     name: str
     limit: Limit | None
-    phase: Name | None
+    phases: tuple[Name, ...]  # `during conquest, redeploy`: offered in each (empty: none written)
     when: Expr | None
     scope: Scope | None
     steps: tuple[Choose | Effect, ...]

@@ -212,12 +212,13 @@ class Checker(Typer):
         if d.kind == "marker":
             self.error(d.path, a.span, "SW150", "abilities belong to races, powers, relics, places and rules, "
                        "not to a marker", "declare it as a `relic` or `place`")
-        if a.phase is None:
+        if not a.phases:
             self.error(d.path, a.span, "SW151", f"ability '{a.name}' has no phase",
                        "say when it is offered: `during conquest` or `during redeploy`")
-        elif a.phase.text not in V.PHASES:
-            self.error(d.path, a.phase.span, "SW152", f"unknown phase '{a.phase.text}'",
-                       did_you_mean(a.phase.text, V.PHASES) or "phases: " + ", ".join(V.PHASES))
+        for phase in a.phases:
+            if phase.text not in V.PHASES:
+                self.error(d.path, phase.span, "SW152", f"unknown phase '{phase.text}'",
+                           did_you_mean(phase.text, V.PHASES) or "phases: " + ", ".join(V.PHASES))
         if a.limit is None or a.limit.per is None and not a.limit.reason:
             self.error(d.path, a.limit.span if a.limit else a.span, "SW154", f"ability '{a.name}' has no limit",
                        "add `once per turn` or `N times per turn`; or, when something else stops it (each use "

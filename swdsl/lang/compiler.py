@@ -9,6 +9,7 @@ the engine's implementations.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -80,7 +81,7 @@ class Compiler(ExprCompiler):
                             any(isinstance(n, ast.Effect) and n.kind == "cancel_conquest" for n in nodes(item.steps)))
                 trigs.setdefault(t.event, []).append(t)
             elif isinstance(item, ast.Ability):
-                abilities.append(self.ability(d, item))
+                abilities.extend(self.ability(d, item))
         c.modifiers = {k: tuple(v) for k, v in mods.items()}
         c.triggers = {k: tuple(v) for k, v in trigs.items()}
         c.abilities = tuple(abilities)
@@ -201,12 +202,14 @@ class Compiler(ExprCompiler):
                                       *self.unfiltered(step.selection)))
         return chooses, effects
 
-    def ability(self, d: ast.Decl, a: ast.Ability) -> Ability:
+    def ability(self, d: ast.Decl, a: ast.Ability) -> list[Ability]:
+        """The ability once per phase it is offered in (`during start, conquest`): one key, one run and one
+        count of uses, whichever phase it is used in."""
         chooses, effects = self.chooses(a.steps)
         limit = a.limit
-        return Ability(
-            key=f"{self.key_prefix}{d.name}/{a.name}", name=a.name, source=d.name,
-            phase=a.phase.text if a.phase else "conquest",
+        phases = [p.text for p in a.phases] or ["conquest"]
+        first = Ability(
+            key=f"{self.key_prefix}{d.name}/{a.name}", name=a.name, source=d.name, phase=phases[0],
             limit=limit.count if limit else None, per=limit.per.text if limit and limit.per else None,
             per_owner=bool(limit and limit.key), when=self._pieces_left(self.opt(a.when), effects),
             scope=a.scope.kind if a.scope else "active", choose=tuple(chooses), run=self.block(tuple(effects)),
@@ -214,6 +217,7 @@ class Compiler(ExprCompiler):
             few=chooses[0].base if len(chooses) == 1 and chooses[0].few else None,
             product=len(chooses) > 1 and all(c.base is not None and c.few for c in chooses) and self._apart(a.steps),
         )
+        return [first] + [dataclasses.replace(first, phase=p) for p in phases[1:]]
 
     def _apart(self, steps: tuple) -> bool:
         """Whether no choice's values worth checking (its base) read an earlier choice."""

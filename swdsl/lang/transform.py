@@ -136,7 +136,7 @@ class ToAst(Transformer):
                 opts[c[0]] = c[1]
             else:
                 steps.append(c)
-        return ast.Ability(name=str(name), limit=opts.get("limit"), phase=opts.get("phase"), when=opts.get("when"),
+        return ast.Ability(name=str(name), limit=opts.get("limit"), phases=opts.get("phase", ()), when=opts.get("when"),
                            scope=opts.get("scope"), steps=tuple(steps), span=self._span(meta))
 
     def limit(self, meta, children):
@@ -155,7 +155,7 @@ class ToAst(Transformer):
         return ast.Name(text=str(c[0]), span=self._span(c[0]))
 
     def phase(self, meta, c):
-        return ("phase", ast.Name(text=str(c[0]), span=self._span(c[0])))
+        return ("phase", tuple(ast.Name(text=str(n), span=self._span(n)) for n in c))
 
     def choose(self, meta, c):
         return ast.Choose(name=str(c[0]), selection=c[1], span=self._span(meta))
