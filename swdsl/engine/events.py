@@ -24,7 +24,8 @@ EVENTS: Final = {e.name: e for e in [
           {"row": "int", "coins": "int"}, declined=False),
     Event("region.attacked", "another race is about to take `target` from this race or make its tokens leave it "
           "(a conquest, `rout`, `discard`/`destroy … from`, `move … tokens from`, `swap`); fires for the "
-          "defender before anything moves", {"target": "region", "attacker": "race"},
+          "defender before anything moves — for a final conquest, before the die: the attempt is an attack, "
+          "whatever the roll", {"target": "region", "attacker": "race"},
           audience="the defending race"),
     Event("conquest.done", "the acting race took `target` (from `defender`, if anyone held it, who had "
           "`defenders` tokens there, pieces that count as tokens included, and lost `losses` of them to its "

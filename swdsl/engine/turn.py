@@ -42,10 +42,10 @@ from swdsl.engine.stats import local_values, modified, region_minimum, value
 
 
 def conquer(game: Game, inst: RaceInst, region: int, tokens: int, *, from_tray: bool = False,
-            destroy: bool = False, spare: bool = False) -> None:
+            destroy: bool = False, spare: bool = False, warned: bool = False) -> None:
     """`inst` takes `region` with `tokens` of its own (from hand or tray); the
-    defender hears `region.attacked` before anything moves."""
-    defender = attacked(game, region, inst)
+    defender hears `region.attacked` before anything moves (unless `warned`: it heard it already)."""
+    defender = game.occupant[region] if warned else attacked(game, region, inst)
     if defender is inst:
         return
     tally = undo.Tally(game, region) if game.index.cancels else None  # only if some rule may take it back
@@ -142,9 +142,10 @@ def final_shortfall(game: Game) -> int:
 
 
 def final_attempt(game: Game, inst: RaceInst, region: int, cost: int) -> None:
-    """R9: target named, one roll, all remaining tokens go in on success."""
-    if inst.hand + chance.roll(game) >= cost:
-        conquer(game, inst, region, inst.hand)
+    """R9: target named, one roll, all remaining tokens go in on success. The defender hears
+    `region.attacked` before the roll: the attempt is an attack, whatever the die says (R19)."""
+    if attacked(game, region, inst) is not inst and inst.hand + chance.roll(game) >= cost:
+        conquer(game, inst, region, inst.hand, warned=True)
     end_conquests(game)
 
 
