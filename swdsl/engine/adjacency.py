@@ -83,7 +83,7 @@ def linked(game: Game, inst: RaceInst | None, r: int) -> frozenset[int]:
         return _NONE
     p = plan(game, "region.linked", inst)
     memo = game.board.memo if tabled(game, p, "region.linked", inst, r) else caches.kept(game)
-    key = (linked, p.table if p.table is not None and memo is game.board.memo else inst, r)
+    key = (linked, p.table, r) if memo is game.board.memo else (linked, inst, r)
     found = None if memo is None else memo.get(key)
     if found is None:
         game.reading_links.add(inst.id)
