@@ -23,6 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from swdsl.bots import RandomBot, play  # noqa: E402
+from swdsl.diagnostics import PackError  # noqa: E402
 from swdsl.engine import abilities, effects, events, legal, queries, stats  # noqa: E402
 from swdsl.engine.setup import new_game  # noqa: E402
 from swdsl.lang import closures, compiler  # noqa: E402
@@ -72,7 +73,10 @@ def main() -> None:
     rules = tuple(str(Path(m.__file__).resolve()) for m in (closures, compiler, queries, effects))  # the rules' compiled parts
     out: dict = {}
     for pack in args.packs.split(","):
-        rs = load_ruleset(pack.split("+"))
+        try:
+            rs = load_ruleset(pack.split("+"))
+        except PackError as e:  # a pack that does not load: its diagnostics, no traceback
+            sys.exit(f"rulework.py: {e}")
         for players in map(int, args.players.split(",")):
             counts.clear()
             actions = 0
