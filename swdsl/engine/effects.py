@@ -76,11 +76,13 @@ def _shift(ctx: Ctx, n: int, src: int | None, dst: int | None) -> None:
         pieces.shift_tokens(ctx.game, src, dst, n, ctx.me)
 
 
-def _draw(ctx: Ctx, pool: str, where: int | None) -> None:
+def _draw(ctx: Ctx, pool: str, where: int | None, face_down: bool) -> None:
     if where is None:
         return
     if pool == "power":
         pieces.bind_power(ctx.game, where)
+    elif face_down:
+        pieces.lay_from_pool(ctx.game, pool, where, face_down=True)
     else:
         pieces.draw_marker(ctx.game, pool, where, ctx.me)
 
@@ -88,6 +90,11 @@ def _draw(ctx: Ctx, pool: str, where: int | None) -> None:
 def _draw_kind(ctx: Ctx, kind: str, pool: str, where: int | None) -> None:
     if where is not None:
         pieces.draw_marker(ctx.game, pool, where, ctx.me, kind)
+
+
+def _reveal_kind(ctx: Ctx, kind: str, where: Any) -> None:
+    for r in as_regions(where):
+        pieces.reveal(ctx.game, r, ctx.me, kind)
 
 
 def _move_piece(ctx: Ctx, kind: str, src: int | None, dest: int | None) -> None:
@@ -291,16 +298,27 @@ EFFECTS = {e.name: e for e in [
            "in the first region, whoever it belongs to (it keeps its owner and strength), to the second; a "
            "`fixed` one never moves", (Param("kind", "piece"), Param("from", "region"), Param("to", "region")),
            _move_piece),
-    Effect("draw", "draw POOL into REGION", "draw a random hidden marker of a setup pool and place it face up (fires "
-           "`marker.drawn`); `draw power into REGION` binds the top power of the market's stack to REGION for the "
-           "rest of the game: the race holding REGION has its rules (its badge brings no tokens)",
-           (Param("pool", "pool"), REGION), _draw),
+    Effect("draw", "draw POOL into REGION [face down]", "draw a random hidden marker of a setup pool and place it "
+           "face up (fires `marker.drawn`); `face down`: it lies there face down, nobody's, unseen by `has` and its "
+           "rules asleep, until it is revealed (`reveal`) or returned (`return`); `draw power into REGION` binds the "
+           "top power of the market's stack to REGION for the rest of the game: the race holding REGION has its "
+           "rules (its badge brings no tokens)",
+           (Param("pool", "pool"), REGION, Param("face_down", "flag")), _draw),
     Effect("draw_kind", "draw KIND from POOL into REGION", "draw the topmost marker of that kind, tag or name of a "
            "hidden pool (the others stay in order) and place it face up (fires `marker.drawn`); nothing if the "
            "pool holds none", (Param("kind", "piece"), Param("pool", "pool"), REGION), _draw_kind),
     Effect("reveal", "reveal SELECTION", "turn face up the markers lying face down in the selected regions (pack.yaml "
            "`face_down` placements); they are nobody's, their rules work at once (fires `marker.drawn`)",
            (REGIONS,), _each_region(lambda game, me, r: pieces.reveal(game, r, me))),
+    Effect("reveal_kind", "reveal KIND from SELECTION", "turn face up only the face-down markers of that kind, tag "
+           "or name in the selected regions (the others stay face down); as `reveal`",
+           (Param("kind", "piece"), REGIONS),
+           _reveal_kind),
+    Effect("shuffle", "shuffle POOL", "shuffle what is left of a hidden pool (markers returned on top of it included)",
+           (Param("pool", "pool"),), lambda ctx, pool: chance.shuffle(ctx.game, ctx.game.hidden.get(pool, []))),
+    Effect("attack", "attack REGION", "an attack on REGION that moves nothing (an ability's conquest attempt that "
+           "failed): its holder, if another race, hears `region.attacked`",
+           (REGION,), lambda ctx, r: pieces.attacked(ctx.game, r, ctx.me) if r is not None else None),
     Effect("set", "set VAR to N", "set a variable (`NAME of PLAYER`: a player variable of that player; "
            "`strength of MARKER in REGION`: the number a marker carries)",
            (Param("var", "var"), Param("value", "value", same_as="var")), _set),
@@ -339,8 +357,8 @@ EFFECTS = {e.name: e for e in [
            _give, takes="marker"),
     Effect("award", "award N coins to PLAYERS", "the bank pays N coins to each player selected", (AMOUNT, PLAYERS),
            _award),
-    Effect("return", "return MARKER to POOL from SELECTION", "put the MARKERs of the selected regions back on top of "
-           "the hidden pool POOL, unrevealed", (MARKER, Param("pool", "pool"), REGIONS),
+    Effect("return", "return MARKER to POOL from SELECTION", "put the MARKERs of the selected regions, face up or "
+           "face down, back on top of the hidden pool POOL, unrevealed", (MARKER, Param("pool", "pool"), REGIONS),
            _return),
     Effect("withdraw", "withdraw SELECTION", "take all but the minimum of the race's tokens from the selected "
            "regions; they are placed again among its regions at the end of the turn, like tokens withdrawn after "

@@ -464,24 +464,37 @@ def lay_from_pool(game: Game, pool: str, region: int, face_down: bool) -> str | 
     return name
 
 
-def reveal(game: Game, region: int, inst: RaceInst | None) -> None:
-    """The face-down markers of `region` turn face up (nobody's); their rules work at once (`marker.drawn`)."""
-    names = game.face_down.pop(region, None)
-    if names:
-        game.markers[region].extend((n, None, 0) for n in names)
-        for n in names:
-            laid(game, n, region)
-        fire(game, "marker.drawn", inst, target=region)
+def reveal(game: Game, region: int, inst: RaceInst | None, kind: str = "") -> None:
+    """The face-down markers of `region` (of that kind, tag or name if `kind` is given) turn face up,
+    nobody's; their rules work at once (`marker.drawn`)."""
+    names: list[str] = []
+    rest: list[str] = []
+    for n in game.face_down.pop(region, ()):
+        (names if not kind or is_kind(game, n, kind) else rest).append(n)
+    if rest:
+        game.face_down[region] = rest
+    if not names:
+        return
+    game.markers[region].extend((n, None, 0) for n in names)
+    for n in names:
+        laid(game, n, region)
+    fire(game, "marker.drawn", inst, target=region)
 
 
 def return_markers(game: Game, name: str, region: int, pool: str) -> None:
-    """The `name` markers of `region` go back on top of the hidden pool, unrevealed."""
+    """The `name` markers of `region`, face up or face down, go back on top of the hidden pool, unrevealed."""
     marks = game.markers[region]
     for i in range(len(marks) - 1, -1, -1):
         if marks[i][0] == name:
             marks.pop(i)
             taken(game, name, region)
             game.hidden.setdefault(pool, []).append(name)
+    lying = game.face_down.get(region)
+    if lying and name in lying:
+        game.face_down[region] = [n for n in lying if n != name]
+        game.hidden.setdefault(pool, []).extend(n for n in lying if n == name)
+        if not game.face_down[region]:
+            del game.face_down[region]
 
 
 def bind_power(game: Game, region: int) -> str | None:

@@ -356,6 +356,9 @@ VALUES = {v.name: v for v in [
     Value("none", "player", "nobody (a player variable's empty value)", lambda ctx: None),
     Value("die", "int", "the last die roll of this turn (0 if none)", lambda ctx: ctx.game.turn.die),
     Value("round", "int", "the current round, from 1", lambda ctx: ctx.game.round),
+    Value("starting", "bool", "the player's turn is at its start: its `during start` abilities and its `turn.start` "
+          "triggers (false from its first pick, conquest or declined race's play on)",
+          lambda ctx: ctx.game.turn.phase == "start"),
     Value("races", "races", "every race on the table, ownerless ones included, and those that left it this turn",
           _races),
     Value("offered", "powers", "the powers of the combos on offer in the market",

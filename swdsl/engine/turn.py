@@ -283,8 +283,8 @@ def advance(game: Game) -> None:
         p = game.players[seat]
         turn.actor = seat
         if step == "start":
+            turn.phase, turn.acting = "start", p.active
             if _offers(game, p.active, "start"):
-                turn.phase, turn.acting = "start", p.active
                 return
             start_of_turn(game)
             continue

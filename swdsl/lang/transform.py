@@ -244,6 +244,9 @@ class ToAst(Transformer):
     def as_conquest(self, meta, c):
         return True
 
+    def face_down(self, meta, c):
+        return True
+
     # expressions
     def int_(self, meta, c):
         return ast.Int(value=int(c[0]), span=self._span(meta))

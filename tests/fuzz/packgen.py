@@ -353,13 +353,12 @@ class Gen:
         return out
 
     def effect(self, env: Env, depth: int = 0, entry=None) -> str | None:
-        if entry is None:  # effects this pack has not used yet are more likely
-            fresh = [e for e in V.EFFECTS.values() if ("effect", e.name) not in self.used]
+        if entry is None:  # effects this pack has not used yet, and may use here, are more likely
+            fresh = [e for e in V.EFFECTS.values() if ("effect", e.name) not in self.used and usable(e, env)]
             entry = self.pick(fresh if fresh and self.chance(0.5) else list(V.EFFECTS.values()))
         if depth >= 2 and any(p.kind == BLOCK for p in entry.params):
             return None
-        only = re.match(r"in an? `([\w.]+)` trigger", entry.doc)  # `cancel conquest`: "in a `conquest.done` trigger: …"
-        if only and env.event != only.group(1):
+        if not usable(entry, env):
             return None
         values = self.arguments(env, entry, depth)
         if values is None:
@@ -573,6 +572,13 @@ def _alternatives(inner: str) -> list[str]:
         return inner.split(" | ")
     first, _, rest = inner.partition(" ")
     return [f"{w} {rest}".strip() for w in first.split("|")]
+
+
+def usable(entry, env: Env) -> bool:
+    """An effect written only in one trigger (`cancel conquest`: "in a `conquest.done` trigger: …") is usable
+    there alone."""
+    only = re.match(r"in an? `([\w.]+)` trigger", entry.doc)
+    return not only or env.event == only.group(1)
 
 
 def render(entry, values: dict) -> str:
