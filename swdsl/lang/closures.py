@@ -73,6 +73,10 @@ def _read_once(fn: Callable[[Ctx], Any], cell: list) -> Callable[[Ctx], Any]:
     return once
 
 
+def _face_down(ctx: Ctx) -> list[int]:
+    return sorted(ctx.game.face_down)
+
+
 def _with_markers(ctx: Ctx) -> list[int]:
     return [r for r, marks in enumerate(ctx.game.markers) if marks]
 
@@ -300,9 +304,10 @@ class ExprCompiler:
         M …` only the regions where M lies (holdings.where), for `… has a KIND …` those where some
         marker lies, for `regions where … borders X …` (X not depending on the element) only the
         regions bordering X, in order, for a race that declares no adjacency of its own, for `… is
-        attackable …` the regions in the race's reach (as `sample` draws targets), and else those
-        passing the parts that read only the map: the others cannot pass, and markers are few, X often
-        a race's few regions, its reach a frontier."""
+        attackable …` the regions in the race's reach (as `sample` draws targets), for `… is face_down
+        …` the regions where something lies face down, and else those passing the parts that read only
+        the map: the others cannot pass, and markers are few, X often a race's few regions, its reach a
+        frontier."""
         return self._narrowing(e)[1]
 
     def base_reads(self, sel: ast.Expr) -> set[str]:
@@ -338,6 +343,8 @@ class ExprCompiler:
             return None, held_by
         if any(self.res.get(id(c), ("",)) == ("state", "region", "attackable") for c in tests):
             return None, in_reach
+        if any(self.res.get(id(c), ("",)) == ("state", "region", "face_down") for c in tests):
+            return None, _face_down
         near = self._near(e)
         if near is None:
             return None, self._map_prefilter(base, conjuncts(e.cond))

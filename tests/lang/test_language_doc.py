@@ -64,9 +64,10 @@ def test_how_do_i_examples_check(tmp_path):
     pack = tmp_path / "examples"
     pack.mkdir()
     (pack / "pack.yaml").write_text("name: examples\nrequires: [classic]\nsymbols: [ruin]\n"
-                                    "pools:\n  ruins: [golden_idol]\n")
+                                    "pools:\n  ruins: [golden_idol]\n  charges: [blast]\n")
     (pack / "idol.sw").write_text("relic golden_idol {\n  tags idol\n}\n")
     (pack / "shrine.sw").write_text("marker shrine {\n  limit 3\n}\n")
+    (pack / "blast.sw").write_text("marker blast {\n  tags charge\n}\n")
     for i, block in enumerate(blocks):
         if not re.match(r"\s*(#.*\n\s*)*(race|power|relic|place|marker|rule)\b", block):  # lines of a race
             block = f"race Example{i} {{\n  banner 5\n  supply 10\n{block}}}\n"
