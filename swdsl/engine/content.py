@@ -1,6 +1,6 @@
 """Compiled content: what packs become once compiled, and what the engine runs.
 
-The engine never sees syntax. A race, power, relic, place, marker or edition
+The engine never sees syntax. A race, power, relic, place, figure, marker or edition
 rule arrives here as plain data plus closures: stat modifiers and event
 triggers grouped per stat and per event, and abilities the player may use
 (hooks.py).

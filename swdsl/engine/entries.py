@@ -44,7 +44,7 @@ EXPRESSION_KINDS: dict[str, tuple[str, ...]] = {
     "value": ("int", "player"),  # a variable's value: typed by the variable
 }
 WORD_KINDS = {
-    "marker": "a marker, relic or place declared in the pack",
+    "marker": "a marker, relic, place or figure declared in the pack",
     "pool": "a hidden pool of pack.yaml (or `power`: the market's power stack)",
     "var": "a variable of the declaration",
     "counter": "a number variable of the declaration",

@@ -217,11 +217,11 @@ def take_piece(game: Game, name: str) -> bool:
 
 
 def place_marker(game: Game, name: str, region: int, owner: RaceInst | None, strength: int = 0) -> bool:
-    """Put a piece from its pool, carrying `strength` (at least 0); a place belongs to nobody (whoever
-    holds its region has it)."""
+    """Put a piece from its pool, carrying `strength` (at least 0); a place or a figure belongs to nobody
+    (whoever holds its region has it)."""
     if not take_piece(game, name):
         return False
-    owned = owner is not None and game.ruleset.markers[name].kind != "place"
+    owned = owner is not None and game.ruleset.markers[name].kind not in ("place", "figure")
     game.markers[region].append((name, owner.id if owner is not None and owned else None, max(0, strength)))
     laid(game, name, region)
     return True

@@ -358,7 +358,7 @@ VALUES = {v.name: v for v in [
     Value("round", "int", "the current round, from 1", lambda ctx: ctx.game.round),
     Value("starting", "bool", "the player's turn is at its start: its `during start` abilities and its `turn.start` "
           "triggers (false from its first pick, conquest or declined race's play on)",
-          lambda ctx: ctx.game.turn.phase == "start"),
+          lambda ctx: ctx.game.turn.starting),
     Value("races", "races", "every race on the table, ownerless ones included, and those that left it this turn",
           _races),
     Value("offered", "powers", "the powers of the combos on offer in the market",
@@ -366,7 +366,7 @@ VALUES = {v.name: v for v in [
     Value("combos", "combos", "the combos on offer in the market, as a place to put things: `add N tokens to "
           "combos`, `place MARKER in combos` (each combo's taker collects what lies on it)", lambda ctx: None),
     Value("areas", "areas", "every area of the map (island, board part)", areas),
-    Value("here", "region", "in a relic or place: the region it lies in (the one this race holds, if several)",
+    Value("here", "region", "in a relic, place or figure: the region it lies in (the one this race holds, if several)",
           _here, per_declaration=True),
 ]}
 

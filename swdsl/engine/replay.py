@@ -70,7 +70,8 @@ def snapshot(game: Game) -> dict[str, Any]:
                  [_piece(p) for p in t.returning], t.depth, t.runs, sorted(t.resumed),
                  [[d.trigger.where, d.trigger.source, d.race.id, sorted((k, _plain(v)) for k, v in d.bindings.items())]
                   for d in t.decisions],
-                 [t.resume[0], _id(t.resume[1]), t.resume[2]] if isinstance(t.resume, tuple) else t.resume],
+                 [t.resume[0], _id(t.resume[1]), t.resume[2]] if isinstance(t.resume, tuple) else t.resume,
+                 *(["starting"] if t.starting else [])],  # only while a turn starts: saved checksums stand
     }
 
 

@@ -120,7 +120,7 @@ class Ruleset:
     name: str
     races: dict[str, Content]
     powers: dict[str, Content]
-    markers: dict[str, Content]  # markers, relics and places
+    markers: dict[str, Content]  # markers, relics, places and figures
     rules: list[Content]
     setups: dict[int, Setup]
     market: Market = Market()

@@ -222,6 +222,7 @@ class TurnState:
         self.conquered = False  # the acting race conquered in this conquest step
         self.abandoned = False  # … or abandoned a region
         self.picked = False  # the active race was picked this turn
+        self.starting = False  # the turn is at its start: its `during start` abilities, its `turn.start` triggers
         self.revealed: list[str] = []  # powers that came on offer this turn, refilling the market
         self.declined = False  # a race went into decline this turn
         self.gathered: set[int] = set()

@@ -259,10 +259,12 @@ def turn_steps(game: Game, seat: int) -> list[tuple[str, RaceInst | None]]:
 
 
 def start_of_turn(game: Game) -> None:
-    """The `turn.start` triggers of the player's races (after any `during start` ability)."""
+    """The `turn.start` triggers of the player's races (after any `during start` ability); then the
+    turn's start is over."""
     for inst in player_races(game, game.current):
         fire(game, "turn.start", inst)
         inst.lost.clear()
+    game.turn.starting = False
 
 
 def _offers(game: Game, inst: RaceInst | None, phase: str) -> bool:
@@ -283,8 +285,9 @@ def advance(game: Game) -> None:
         p = game.players[seat]
         turn.actor = seat
         if step == "start":
-            turn.phase, turn.acting = "start", p.active
+            turn.starting = True
             if _offers(game, p.active, "start"):
+                turn.phase, turn.acting = "start", p.active
                 return
             start_of_turn(game)
             continue

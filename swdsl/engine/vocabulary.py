@@ -102,4 +102,5 @@ DECL_PROPS = {
 }
 DECL_PROPS["relic"] = dict(DECL_PROPS["marker"])
 DECL_PROPS["place"] = dict(DECL_PROPS["marker"])
+DECL_PROPS["figure"] = dict(DECL_PROPS["marker"])
 DECL_PROPS["rule"] = {"tags": ("names", "free labels")}

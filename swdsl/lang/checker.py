@@ -93,7 +93,7 @@ class Checker(Typer):
                 self.check_ability(d, item, variables)
         if d.kind == "marker" and any(isinstance(i, (ast.Modifier, ast.Trigger)) for i in d.items):
             self.error(d.path, d.name_span, "SW107", f"marker '{d.name}' has rules",
-                       "a marker is a plain piece; declare it as a `relic` or `place` to give it rules")
+                       "a marker is a plain piece; declare it as a `relic`, `place` or `figure` to give it rules")
 
     def check_props(self, d: ast.Decl) -> None:
         allowed = V.DECL_PROPS[d.kind]
@@ -210,8 +210,8 @@ class Checker(Typer):
     def check_ability(self, d: ast.Decl, a: ast.Ability, variables) -> None:
         self._scope(d, a.scope)
         if d.kind == "marker":
-            self.error(d.path, a.span, "SW150", "abilities belong to races, powers, relics, places and rules, "
-                       "not to a marker", "declare it as a `relic` or `place`")
+            self.error(d.path, a.span, "SW150", "abilities belong to races, powers, relics, places, figures and "
+                       "rules, not to a marker", "declare it as a `relic`, `place` or `figure`")
         if not a.phases:
             self.error(d.path, a.span, "SW151", f"ability '{a.name}' has no phase",
                        "say when it is offered: `during conquest` or `during redeploy`")

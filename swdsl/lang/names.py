@@ -14,11 +14,12 @@ import attrs
 
 FAMILIES = ("race", "power", "piece", "rule", "pool")
 SEP = ":"
+PIECES = ("marker", "relic", "place", "figure")  # the declaration kinds that are pieces on the map
 
 
 def family_of(kind: str) -> str:
-    """The family a declaration kind shares its names with: markers, relics and places are pieces."""
-    return "piece" if kind in ("marker", "relic", "place") else kind
+    """The family a declaration kind shares its names with: markers, relics, places and figures are pieces."""
+    return "piece" if kind in PIECES else kind
 
 
 def split(name: str) -> tuple[str, str]:

@@ -41,7 +41,7 @@ _HUMAN = {
     "CMP": "a comparison (==, <, …)",
     "ADD": "'+' or '-'",
     "MUL": "'*' or '/'",
-    "KIND": "a declaration (race, power, relic, place, marker, rule)",
+    "KIND": "a declaration (race, power, relic, place, figure, marker, rule)",
     "_COIN": "'coins'",
     "_TOKEN": "'tokens'",
     "SET_QUAL": "'my', 'conquered' or 'lost'",

@@ -327,8 +327,9 @@ class Typer:
         n = e.name
         if n == "it" and env.it:
             return self.resolve(e, ("it",), env.it)
-        if n == "here" and n not in env.bindings and n not in env.variables and env.decl.kind not in ("relic", "place"):
-            self.error(env.decl.path, e.span, "SW125", f"`here` names the region of a relic or place, not of a {env.decl.kind}",
+        if n == "here" and n not in env.bindings and n not in env.variables and env.decl.kind not in ("relic", "place", "figure"):
+            self.error(env.decl.path, e.span, "SW125", f"`here` names the region of a relic, place or figure, not of a "
+                       f"{env.decl.kind}",
                        "test the marker instead: `regions where has MARKER`")
             return "?"
         if n in env.bindings:

@@ -24,7 +24,7 @@ from swdsl.engine.board import Region
 from swdsl.engine.content import Content
 from swdsl.engine.ruleset import Budgets, Market, Placement, Ruleset, Setup
 from swdsl.lang import ast
-from swdsl.lang.names import family_of
+from swdsl.lang.names import PIECES, family_of
 from swdsl.packs.setups import faces_of
 from swdsl.packs.yamlnodes import span_of
 
@@ -91,7 +91,7 @@ class Mix:
         setups = {n: attrs.evolve(s, discarded=frozenset(self.discarded(board, n)))
                   for n, s in self.setups.get(board or "", {}).items()}
         by_kind = {k: {c.name: c for c in self.contents if c.kind in kinds}
-                   for k, kinds in (("race", ("race",)), ("power", ("power",)), ("piece", ("marker", "relic", "place")))}
+                   for k, kinds in (("race", ("race",)), ("power", ("power",)), ("piece", PIECES))}
         return Ruleset(
             name=self.name, races=by_kind["race"], powers=by_kind["power"], markers=by_kind["piece"],
             rules=[c for c in self.contents if c.kind == "rule" and self.applies(c, board)],
@@ -126,7 +126,7 @@ class Mix:
         for pl in setup.placements:
             if any(_hits(pl, r) for r in regions):
                 placed |= {pl.marker} if pl.marker else set(self.pools.get(pl.pool, ()))
-        kinds = {c.name: {c.kind, *c.tags} for c in self.contents if c.kind in ("marker", "relic", "place")}
+        kinds = {c.name: {c.kind, *c.tags} for c in self.contents if c.kind in PIECES}
         others = [c for c in self.contents if c.kind in ITEMS and not c.neutral
                   and self.home.get((c.kind, c.name)) not in self.lineage.get(board or "", ())]
         market = self.first(self.markets, board) or Market()

@@ -16,6 +16,7 @@ A case says what triggers the bug and what the CORRECT behaviour is:
     run:                          # one of:
       cli: [check, "{pack}"]      #   the command line, in process
       games: {players: 2, seeds: 5, bots: random, cap: 2000}   # games with invariants after every action
+                                  #   (game seeds 0…seeds-1, or from `first:` on)
     expect:
       exit: [1]                   # cli: the exit codes allowed (0/1/2/130 only, in any case)
       codes: [SW241, SW5..]       # (regular expressions) cli: one of these codes is in the output; games: the content may stop
@@ -273,7 +274,8 @@ def _games(run: dict, expect: dict, where: dict, start: float) -> Outcome:
     g = run["games"]
     budget = float(expect.get("seconds", 20))
     problems = []
-    for seed in range(g.get("seeds", 5)):
+    first = g.get("first", 0)
+    for seed in range(first, first + g.get("seeds", 5)):
         res = play_guarded(loaded.ruleset, g.get("players", 2), seed, g.get("bots", "random"),
                            cap=g.get("cap", 2000), seconds=budget * 3 + 10)
         if res.failure is not None:

@@ -146,7 +146,7 @@ class Gen:
             if vt == t:
                 add(2, lambda name=name: name)
         for v in V.VALUES.values():
-            if v.type == t and (not v.per_declaration or env.kind in ("relic", "place")):
+            if v.type == t and (not v.per_declaration or env.kind in ("relic", "place", "figure")):
                 add(1, lambda v=v: self._noted("value", v.name, v.name))
         if t == "int":
             add(4, lambda: str(self._number()))
@@ -648,7 +648,7 @@ class Pack:
     def files(self) -> dict[str, str]:
         out = {"pack.yaml": self.manifest, **self.data}
         for folder in sorted({d.folder for d in self.decls}):
-            for kind in ("rule", "race", "power", "marker", "relic", "place"):
+            for kind in ("rule", "race", "power", "marker", "relic", "place", "figure"):
                 text = "".join(d.text() for d in self.decls if d.kind == kind and d.folder == folder)
                 if text:
                     out[f"{folder}/{kind}s.sw" if folder else f"{kind}s.sw"] = text
@@ -740,11 +740,12 @@ def generate(seed: int) -> tuple[Pack, Gen]:
     markers = [f"mark{i}" for i in range(rng.randint(1, 3))]
     relics = [f"relic{i}" for i in range(rng.randint(0, 2))]
     places = [f"place{i}" for i in range(rng.randint(0, 2))]
+    figures = [f"figure{i}" for i in range(rng.randint(0, 1))]
     tags = rng.sample(["alliance", "horde", "undead", "sea"], 2)
     pools = ["treasure"] if relics or places else []
     neutral = "Wild" if rng.random() < 0.5 else None
-    names = Names(terrains, symbols, markers + relics + places,
-                  ["marker", tags[0]] + ["relic"] * bool(relics) + ["place"] * bool(places),
+    names = Names(terrains, symbols, markers + relics + places + figures,
+                  ["marker", tags[0]] + ["relic"] * bool(relics) + ["place"] * bool(places) + ["figure"] * bool(figures),
                   races + ([neutral] if neutral else []),
                   powers, tags, pools)
     g = Gen(rng, names)
@@ -807,6 +808,7 @@ def generate(seed: int) -> tuple[Pack, Gen]:
     decls += [piece("marker", m, 0) for m in markers]
     decls += [piece("relic", m, rng.randint(1, 2)) for m in relics]
     decls += [piece("place", m, rng.randint(1, 2)) for m in places]
+    decls += [piece("figure", m, rng.randint(1, 2)) for m in figures]
     for d in decls:
         for item in d.items:
             if item.startswith("tags "):
