@@ -92,6 +92,12 @@ def _put(game: Game, inst: RaceInst, region: int, tokens: int) -> bool:
 
 
 
+def on_table(game: Game, inst: RaceInst | None) -> bool:
+    """Whether the race is on the table: one that left it (a rule of its own, still running, took its
+    last region) gains no tokens, pieces or regions."""
+    return inst is not None and game.races.get(inst.id) is inst
+
+
 def take_from_tray(game: Game, inst: RaceInst, wanted: int) -> int:
     got = max(0, min(wanted, game.tray[inst.race.name]))
     game.tray[inst.race.name] -= got
@@ -120,6 +126,8 @@ def to_tray(game: Game, inst: RaceInst, n: int, destroy: bool = False) -> None:
 def add_tokens(game: Game, inst: RaceInst, n: int, region: int | None = None) -> int:
     """Up to n tokens from the tray into hand, or into `region` if the race
     holds it or it is empty (the race then holds it, without a conquest)."""
+    if not on_table(game, inst):
+        return 0
     got = take_from_tray(game, inst, n)
     if region is not None and game.occupant[region] in (inst, None):
         enter(game, inst, region, got)
@@ -158,6 +166,8 @@ def hold_back(game: Game, inst: RaceInst, n: int, withdrawn: bool) -> int:
 
 def recruit(game: Game, inst: RaceInst, name: str, n: int) -> int:
     """Up to n `name` pieces from their pool join the race's hand as tokens."""
+    if not on_table(game, inst):
+        return 0
     left = game.pools.get(name)
     got = max(0, n if left is None else min(n, left))
     if left is not None:
