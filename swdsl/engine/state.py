@@ -363,6 +363,7 @@ class Game:
         turn = TurnState(t.phase, t.actor, [(s, same(i)) for s, i in t.queue])
         turn.acting, turn.log, turn.gone, turn.uses, turn.die = same(t.acting), list(t.log), gone, dict(t.uses), t.die
         turn.conquered, turn.abandoned, turn.picked, turn.declined = t.conquered, t.abandoned, t.picked, t.declined
+        turn.starting = t.starting
         turn.revealed, turn.gathered, turn.placed = list(t.revealed), set(t.gathered), set(t.placed)
         turn.readied = dict(t.readied)
         turn.returning, turn.depth, turn.runs, turn.resumed = list(t.returning), t.depth, t.runs, set(t.resumed)

@@ -127,6 +127,15 @@ def test_the_checksum_covers_every_field_of_the_state(classic):
         assert checksum(game) != before, f"the checksum does not see {name}"
 
 
+def test_a_clone_copies_every_field_of_the_state(classic):
+    """Each change above survives a clone: a search bot plays ahead on the game as it is (a field that
+    `clone` forgot would be its default on the copy)."""
+    for name in _fields(_midgame(classic, 2, 3, 60)):
+        game = _midgame(classic, 2, 3, 60)
+        _fields(game)[name]()
+        assert checksum(game.clone()) == checksum(game), f"a clone loses {name}"
+
+
 # every field of the state, and the change above that shows the checksum sees it
 COVERED = {
     "Game": {"round": "round", "current": "current", "bank": "bank", "next_id": "next_id", "players": "coins",
