@@ -144,7 +144,7 @@ def _conquest_tokens(ctx: Ctx, r: int | None, empty: bool, using: int | None, fr
     region's minimum), or 0 if it cannot: not a region, already the race's, or
     fewer than that in hand (or tray)."""
     g, me = ctx.game, ctx.me
-    if r is None or not pieces.on_table(g, me) or g.occupant[r] is me:
+    if r is None or me is None or not pieces.on_table(g, me) or g.occupant[r] is me:
         return 0
     n = using if using is not None else conquest_cost(g, me, r, empty=empty)
     n = max(1, n, region_minimum(g, me, r))
