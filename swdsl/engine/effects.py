@@ -87,6 +87,11 @@ def _draw(ctx: Ctx, pool: str, where: int | None, face_down: bool) -> None:
         pieces.draw_marker(ctx.game, pool, where, ctx.me)
 
 
+def _can_draw(ctx: Ctx, pool: str, *_: Any) -> bool:
+    """A hidden pool has a marker left to draw (the market's stack of powers is never said empty)."""
+    return pool == "power" or bool(ctx.game.hidden.get(pool))
+
+
 def _draw_kind(ctx: Ctx, kind: str, pool: str, where: int | None) -> None:
     if where is not None:
         pieces.draw_marker(ctx.game, pool, where, ctx.me, kind)
@@ -303,7 +308,7 @@ EFFECTS = {e.name: e for e in [
            "rules asleep, until it is revealed (`reveal`) or returned (`return`); `draw power into REGION` binds the "
            "top power of the market's stack to REGION for the rest of the game: the race holding REGION has its "
            "rules (its badge brings no tokens)",
-           (Param("pool", "pool"), REGION, Param("face_down", "flag")), _draw),
+           (Param("pool", "pool"), REGION, Param("face_down", "flag")), _draw, possible=_can_draw),
     Effect("draw_kind", "draw KIND from POOL into REGION", "draw the topmost marker of that kind, tag or name of a "
            "hidden pool (the others stay in order) and place it face up (fires `marker.drawn`); nothing if the "
            "pool holds none", (Param("kind", "piece"), Param("pool", "pool"), REGION), _draw_kind),

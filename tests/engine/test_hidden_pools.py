@@ -83,3 +83,11 @@ def test_shuffling_a_pool_reorders_what_is_left_with_the_games_generator(tmp_pat
         _use(again, "stir")
         assert again.hidden["charges"] == game.hidden["charges"]  # the same seed, the same order
     assert len(orders) > 1
+
+
+def test_nothing_is_offered_to_draw_from_an_empty_pool(tmp_path):
+    """warcraft.md §1.4 Goblins: "LIMITS: once the pile is empty, no more bombs"."""
+    game = _game(tmp_path)
+    assert any(a.a == "Sappers/mine" for a in legal_actions(game) if a.kind == "ability")
+    game.hidden["charges"] = []
+    assert not any(a.a == "Sappers/mine" for a in legal_actions(game) if a.kind == "ability")
