@@ -69,7 +69,7 @@ def test_how_do_i_examples_check(tmp_path):
     (pack / "shrine.sw").write_text("marker shrine {\n  limit 3\n}\n")
     (pack / "blast.sw").write_text("marker blast {\n  tags charge\n}\n")
     for i, block in enumerate(blocks):
-        if not re.match(r"\s*(#.*\n\s*)*(race|power|relic|place|marker|rule)\b", block):  # lines of a race
+        if not re.match(r"\s*(#.*\n\s*)*(race|power|relic|place|figure|marker|rule)\b", block):  # lines of a race
             block = f"race Example{i} {{\n  banner 5\n  supply 10\n{block}}}\n"
         (pack / f"example{i}.sw").write_text(block)
     r = CliRunner().invoke(main, ["check", str(pack)])
