@@ -7,6 +7,8 @@ taken comes from somewhere and anything removed goes somewhere.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from swdsl.engine import chance
 from swdsl.engine.content import Content
 from swdsl.engine.events import fire, hears
@@ -477,12 +479,7 @@ def lay_from_pool(game: Game, pool: str, region: int, face_down: bool) -> str | 
 def reveal(game: Game, region: int, inst: RaceInst | None, kind: str = "") -> None:
     """The face-down markers of `region` (of that kind, tag or name if `kind` is given) turn face up,
     nobody's; their rules work at once (`marker.drawn`)."""
-    names: list[str] = []
-    rest: list[str] = []
-    for n in game.face_down.pop(region, ()):
-        (names if not kind or is_kind(game, n, kind) else rest).append(n)
-    if rest:
-        game.face_down[region] = rest
+    names = _take_face_down(game, region, lambda n: not kind or is_kind(game, n, kind))
     if not names:
         return
     game.markers[region].extend((n, None, 0) for n in names)
@@ -499,12 +496,20 @@ def return_markers(game: Game, name: str, region: int, pool: str) -> None:
             marks.pop(i)
             taken(game, name, region)
             game.hidden.setdefault(pool, []).append(name)
-    lying = game.face_down.get(region)
-    if lying and name in lying:
-        game.face_down[region] = [n for n in lying if n != name]
-        game.hidden.setdefault(pool, []).extend(n for n in lying if n == name)
-        if not game.face_down[region]:
-            del game.face_down[region]
+    lying = _take_face_down(game, region, lambda n: n == name)
+    if lying:
+        game.hidden.setdefault(pool, []).extend(lying)
+
+
+def _take_face_down(game: Game, region: int, wanted: Callable[[str], bool]) -> list[str]:
+    """The face-down markers of `region` that `wanted` accepts, taken off it (the others stay face down)."""
+    got: list[str] = []
+    rest: list[str] = []
+    for n in game.face_down.pop(region, ()):
+        (got if wanted(n) else rest).append(n)
+    if rest:
+        game.face_down[region] = rest
+    return got
 
 
 def bind_power(game: Game, region: int) -> str | None:
